@@ -1,0 +1,30 @@
+# linux-sframe workbench: thin targets, each one small script in scripts/.
+# VARIANT=debug selects the KASAN/UBSAN/lockdep kernel (build/obj-debug).
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help root base tree kernel selftests kunit e2e bisect checkpatch \
+	export check check-debug demo vm clean distclean
+
+help:
+	@sed -n 's/^## //p' README.md 2>/dev/null | head -40 || true
+	@echo "targets: demo check check-debug root base tree kernel bisect checkpatch export vm clean"
+
+root:                  ; @$(S)/root.sh
+base: root             ; @$(S)/base.sh
+tree: base             ; @$(S)/tree.sh
+kernel: tree           ; @$(S)/kernel.sh
+checkpatch: tree       ; @$(S)/checkpatch.sh
+bisect: tree           ; @$(S)/bisect.sh
+export:                ; @$(S)/export.sh
+e2e: kernel            ; @$(S)/e2e.sh
+check:                 ; @$(S)/check.sh
+check-debug:           ; @VARIANT=debug $(S)/check.sh
+demo: kernel           ; @$(S)/demo.sh
+# make vm CMD='uname -a': run one command in the built kernel
+vm:                    ; @$(S)/vm.sh $(CMD)
+
+clean:
+	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e
+distclean: clean
+	rm -rf build

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The bisect build ('make bisect', run by 'make export') is too slow for CI:
+# check that it was done for exactly this series.
+. "$(dirname "$0")/lib.sh"
+
+stage "every patch builds (bisect record)"
+ids=$(while read -r f; do
+	case "$f" in ''|'#'*) continue ;; esac
+	cat "$TOP/patches/$f"
+done < "$TOP/patches/series" | git patch-id --stable | cut -d' ' -f1)
+if [ -z "$ids" ]; then
+	info "no patches in the series yet: nothing to build"
+	exit 0
+fi
+[ -f "$TOP/patches/bisect.ok" ] || die "no patches/bisect.ok: run 'make bisect' (or 'make export')"
+[ "$ids" = "$(cat "$TOP/patches/bisect.ok")" ] ||
+	die "patches/bisect.ok was recorded for another series: run 'make bisect' and commit"
+info "'make bisect' built each of the $(wc -l <<<"$ids") patches of this exact series"

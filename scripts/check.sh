@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make check: the whole test suite, stage by stage, from nothing to a green
+# line. Ends with "N passed, N failed" and exits non-zero on any failure.
+. "$(dirname "$0")/lib.sh"
+
+S=$TOP/scripts
+LOG=$BUILD/check
+rm -rf "$LOG"
+mkdir -p "$LOG"
+passed=0 failed=0 t0=$(date +%s)
+declare -a summary
+
+# run_stage NAME CMD...: one stage; its output goes to the terminal and to
+# build/check/NAME.log. A stage that prints "counts: P F" reports its own
+# test counts; otherwise it counts as one test.
+run_stage() {
+	local name=$1 start rc counts p f
+	shift
+	start=$(date +%s)
+	set +e
+	"$@" 2>&1 | tee "$LOG/$name.log"
+	rc=${PIPESTATUS[0]}
+	set -e
+	counts=$(sed -n 's/^counts: \([0-9]*\) \([0-9]*\)$/\1 \2/p' "$LOG/$name.log" | tail -1)
+	if [ -n "$counts" ]; then
+		p=${counts% *} f=${counts#* }
+	elif [ "$rc" = 0 ]; then
+		p=1 f=0
+	else
+		p=0 f=1
+	fi
+	[ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
+	passed=$((passed + p)) failed=$((failed + f))
+	summary+=("$(printf '%-12s %-4s %4d passed %3d failed %5d s' "$name" \
+		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(( $(date +%s) - start )))")
+	return "$rc"
+}
+
+finish() {
+	stage "summary (${VARIANT:-default} kernel, $(( $(date +%s) - t0 )) s)"
+	printf '    %s\n' "${summary[@]}"
+	echo "$passed passed, $failed failed"
+	[ "$failed" = 0 ] && exit 0
+	echo "logs: build/check/*.log; rerun one stage with its make target (make help)"
+	exit 1
+}
+trap 'finish' EXIT
+
+run_stage root "$S/root.sh"
+run_stage base "$S/base.sh"
+run_stage series "$S/tree.sh"
+run_stage checkpatch "$S/checkpatch.sh" || true
+run_stage bisect "$S/bisect-check.sh" || true
+run_stage kernel "$S/kernel.sh"
+run_stage selftests-build "$S/selftests.sh" build || true
+run_stage guest "$S/guest-tests.sh" || true
+if [ "${VARIANT:-}" != debug ]; then
+	run_stage e2e "$S/e2e.sh" || true
+fi

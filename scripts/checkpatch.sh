@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# scripts/checkpatch.pl --strict on every patch of patches/series. Errors
+# fail; a warning or check passes only when patches/checkpatch-waivers names
+# its patch and type with a reason ("<patch file> <TYPE> <reason>").
+. "$(dirname "$0")/lib.sh"
+
+stage "checkpatch --strict"
+waivers=$TOP/patches/checkpatch-waivers
+n=0 bad=0
+while read -r f; do
+	case "$f" in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --show-types --no-summary \
+		--terse "$TOP/patches/$f" 2>&1 || true)
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		type=$(sed -n 's/.*: \(ERROR\|WARNING\|CHECK\):\([A-Z_0-9]*\):.*/\1 \2/p' <<<"$line")
+		[ -n "$type" ] || continue
+		level=${type% *} name=${type#* }
+		if [ "$level" != ERROR ] && [ -f "$waivers" ] &&
+		   grep -q "^$f $name " "$waivers"; then
+			info "waived: $f: $name"
+			continue
+		fi
+		info "$f: $line"
+		bad=$((bad + 1))
+	done <<<"$out"
+done < "$TOP/patches/series"
+if [ "$n" = 0 ]; then
+	info "no patches in the series yet: nothing to check"
+	exit 0
+fi
+[ "$bad" = 0 ] || die "checkpatch: $bad problem(s) in $n patch(es) (above)"
+info "$n patch(es) clean"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Write the commits of build/linux (base..HEAD) into patches/: a cover letter
+# from patches/cover-letter.txt, one format-patch file per commit, and a
+# quilt "series" file. Deterministic: exporting twice gives no diff.
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
+[ -z "$(git -C "$TREE" status --porcelain -uno)" ] ||
+	die "build/linux has uncommitted changes: commit them first"
+
+stage "export build/linux (base..HEAD) into patches/"
+out=$TOP/patches
+n=$(git -C "$TREE" rev-list --count base..HEAD)
+find "$out" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' -delete
+: > "$out/series"
+if [ "$n" = 0 ]; then
+	info "no commits on top of the base: empty series"
+	exit 0
+fi
+
+cover=$out/cover-letter.txt
+[ -f "$cover" ] || die "patches/cover-letter.txt is missing (first line: subject)"
+git -C "$TREE" config branch.sframe.description "$(cat "$cover")"
+git -C "$TREE" format-patch -q --zero-commit --base=base --cover-letter \
+	--cover-from-description=subject --subject-prefix=PATCH -o "$out" base..HEAD
+# The cover letter has no commit of its own and would carry today's date:
+# give it the date of the last patch.
+last=$(git -C "$TREE" log -1 --format=%aD HEAD)
+sed -i "s/^Date: .*/Date: $last/" "$out/0000-cover-letter.patch"
+(cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-') > "$out/series"
+info "$n patch(es) + cover letter in patches/"

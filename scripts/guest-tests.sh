@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# One boot of the built kernel: the KUnit suites built into it run at boot
+# (KTAP in the kernel log), then the kselftests run in the guest (TAP).
+# Prints both results, and "counts: P F" for make check.
+. "$(dirname "$0")/lib.sh"
+
+tests=$BUILD/selftests${VARIANT:+-$VARIANT}/sframe
+out=$BUILD/guest-tests${VARIANT:+-$VARIANT}
+rm -rf "$out"
+mkdir -p "$out"
+
+stage "boot (${VARIANT:-default} kernel), KUnit at boot, kselftests"
+# vm.sh fails on a hang, a panic or any kernel warning in the guest's log.
+vmrc=0
+"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "${VM_TIMEOUT:-900}" \
+	"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" >/dev/null || vmrc=1
+[ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#$TOP/}/console.log"
+
+rc=0
+"$TOP/scripts/tap-summary.py" "$out" || rc=$?
+[ "$vmrc" = 0 ] || exit 1
+exit "$rc"

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Boot the built kernel under virtme-ng and run one command in it.
+#   scripts/vm.sh [--log FILE] [--timeout SEC] [--append ARGS] COMMAND...
+# The guest sees the build root as its root file system and this repository
+# at the same path (build/vm read-write). The command's output and exit
+# status come back; a guest that hangs or panics is killed after the timeout.
+# Warnings, BUG, KASAN, UBSAN, lockdep or kmemleak reports in the guest's
+# kernel log fail the run, whatever the command returned.
+. "$(dirname "$0")/lib.sh"
+
+log=$BUILD/vm.log
+timeout=${VM_TIMEOUT:-600}
+append=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--log) log=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--append) append="$append $2"; shift 2 ;;
+	--) shift; break ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || die "usage: vm.sh [--log FILE] [--timeout SEC] [--append ARGS] COMMAND..."
+kernel=$KOBJ/arch/x86/boot/bzImage
+[ -f "$kernel" ] || die "no kernel at $kernel: run 'make kernel'"
+
+# Nested KVM hangs on some hosts: use it only where a probe boot worked.
+kvm_flag() {
+	local probe=$CACHE/kvm-probe
+	case "${SFRAME_KVM:-auto}" in
+	0) echo --disable-kvm; return ;;
+	1) return ;;
+	esac
+	if [ ! -f "$probe" ]; then
+		if [ -w /dev/kvm ] && timeout 60 "$TOP/scripts/vm-raw.sh" "$kernel" "" true \
+			>/dev/null 2>&1; then
+			echo ok > "$probe"
+		else
+			echo no > "$probe"
+		fi
+	fi
+	[ "$(cat "$probe")" = ok ] || echo --disable-kvm
+}
+
+out=$BUILD/vm-$(basename "$KOBJ")
+rm -rf "$out"
+mkdir -p "$out" "$(dirname "$log")"
+# The guest runs the command through sh and leaves its status in build/vm.
+printf '%s\n' "$@" > "$out/argv"
+# The root has no poweroff for virtme-init's bash fallback to call at the end
+# (its init then exits and the kernel panics): power off with busybox.
+guest="cd '$TOP' && \"\$0\" \"\$@\"; echo \$? > '$out/status'; sync;"
+guest="$guest command -v poweroff >/dev/null || busybox poweroff -f"
+set +e
+start=$(date +%s)
+timeout --kill-after=10 "$timeout" "$TOP/scripts/vm-raw.sh" "$kernel" "$(kvm_flag)" \
+	"$append" sh -c "$guest" "$@" 2>&1 | tee "$log" | grep -v '^\[ *[0-9.]*\]'
+rc=${PIPESTATUS[0]}
+set -e
+secs=$(( $(date +%s) - start ))
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	die "the guest did not finish within $timeout s (hung or panicked); log: $log"
+fi
+[ -f "$out/status" ] || die "the guest ended without the command's status (crash?); log: $log"
+status=$(cat "$out/status")
+
+bad=$(grep -E -m 10 '(WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|general protection fault|Call Trace:)' "$log" || true)
+if [ -n "$bad" ]; then
+	printf '%s\n' "$bad" >&2
+	die "the guest kernel reported problems (above); log: $log"
+fi
+info "guest ran in $secs s, exit status $status (log: ${log#$TOP/})"
+exit "$status"
