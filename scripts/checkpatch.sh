@@ -7,6 +7,17 @@
 stage "checkpatch --strict"
 waivers=$TOP/patches/checkpatch-waivers
 n=0 bad=0
+
+waived() {
+	local glob type reason
+	[ -f "$waivers" ] || return 1
+	while read -r glob type reason; do
+		case "$glob" in ''|'#'*) continue ;; esac
+		# shellcheck disable=SC2254
+		case "$1" in $glob) [ "$type" = "$2" ] && [ -n "$reason" ] && return 0 ;; esac
+	done < "$waivers"
+	return 1
+}
 while read -r f; do
 	case "$f" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
@@ -17,8 +28,7 @@ while read -r f; do
 		type=$(sed -n 's/.*: \(ERROR\|WARNING\|CHECK\):\([A-Z_0-9]*\):.*/\1 \2/p' <<<"$line")
 		[ -n "$type" ] || continue
 		level=${type% *} name=${type#* }
-		if [ "$level" != ERROR ] && [ -f "$waivers" ] &&
-		   grep -q "^$f $name " "$waivers"; then
+		if [ "$level" != ERROR ] && waived "$f" "$name"; then
 			info "waived: $f: $name"
 			continue
 		fi
