@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * chain: a CPU-bound workload with a fixed call chain for profiler checks.
+ *
+ *   main -> top -> mid1 -> mid2 -> leaf   (leaf spins)
+ *
+ * Built in three flavours by workloads/Makefile: frame pointers (-fp),
+ * SFrame V3 without frame pointers (-sframe), and neither (-nofp). A
+ * profiler that unwinds the user stack correctly sees every sample taken in
+ * leaf with the complete chain leaf, mid2, mid1, top, main.
+ *
+ * Every function is noinline and noclone (so the symbols keep their names)
+ * and uses its callee's return value (so gcc cannot turn a call into a tail
+ * jump, which would drop a frame). The functions keep stack frames of
+ * different sizes, so an unwinder that guesses a fixed frame layout fails.
+ * leaf keeps a frame too: gcc 16 gives a leaf without a stack frame no frame
+ * pointer even with -mno-omit-leaf-frame-pointer, which would drop mid2
+ * from every frame-pointer sample taken in leaf.
+ *
+ * Usage: chain [SECONDS]   run for SECONDS of process CPU time (default 1.5)
+ *        chain -n ROUNDS   run exactly ROUNDS rounds (fully deterministic)
+ * The clock is read in main, between rounds, so leaf never leaves the chain.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+#define SPIN 200000L	/* leaf iterations per round: well under 1 ms */
+
+NOINLINE long leaf(long n)
+{
+	volatile long acc = 1;	/* in memory: leaf keeps a stack frame */
+	volatile char pad[24];
+	long i;
+
+	pad[0] = (char)n;
+	for (i = 0; i < n; i++)
+		acc = acc * 6364136223846793005L + i + pad[0];
+	return acc;
+}
+
+NOINLINE long mid2(long n)
+{
+	volatile long scratch[6];	/* 48 bytes */
+
+	scratch[n & 3] = n;
+	return leaf(n) + scratch[n & 3] + 1;
+}
+
+NOINLINE long mid1(long n)
+{
+	volatile long scratch[30];	/* 240 bytes */
+
+	scratch[n % 30] = n;
+	return mid2(n) + scratch[n % 30] + 2;
+}
+
+NOINLINE long top(long n)
+{
+	volatile char scratch[1000];	/* about 1 KiB */
+
+	memset((char *)scratch, (int)n, sizeof(scratch));
+	return mid1(n) + scratch[n % 1000] + 3;
+}
+
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = 0, fixed = -1, sum = 0;
+	double limit = 1.5;
+
+	if (argc == 3 && strcmp(argv[1], "-n") == 0)
+		fixed = atol(argv[2]);
+	else if (argc == 2)
+		limit = atof(argv[1]);
+	else if (argc != 1) {
+		fprintf(stderr, "usage: %s [SECONDS] | -n ROUNDS\n", argv[0]);
+		return 2;
+	}
+
+	if (fixed >= 0) {
+		for (rounds = 0; rounds < fixed; rounds++)
+			sum += top(SPIN);
+	} else {
+		double end = cpu_seconds() + limit;
+
+		while (cpu_seconds() < end) {
+			sum += top(SPIN);
+			rounds++;
+		}
+	}
+	printf("chain: %ld rounds of %ld, %.2f s CPU, checksum %lx\n",
+	       rounds, SPIN, cpu_seconds(), (unsigned long)sum);
+	return 0;
+}
