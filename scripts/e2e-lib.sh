@@ -1,0 +1,56 @@
+# shellcheck shell=bash
+# Shared by scripts/e2e.sh and scripts/demo.sh: settings, the workloads, one
+# guest boot that profiles them, and the callchain completeness table.
+# Sourced after lib.sh, never run.
+
+# Settings from config/e2e.conf; a variable set in the environment wins.
+E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE"
+e2e_config() {
+	local v saved=()
+	for v in $E2E_VARS; do
+		[ -n "${!v:-}" ] && saved+=("$v=${!v}")
+	done
+	# shellcheck source=../config/e2e.conf
+	. "$TOP/config/e2e.conf"
+	for v in "${saved[@]}"; do
+		export "${v?}"
+	done
+	for v in $E2E_VARS; do
+		[ -n "${!v:-}" ] || die "config/e2e.conf does not set $v"
+	done
+}
+
+# e2e_workloads: build the three flavours of every workload (in the root).
+e2e_workloads() {
+	in_root make -s -C workloads
+	info "$(cd "$BUILD/workloads" && ls -m "$E2E_WORKLOAD"-*)"
+}
+
+# e2e_boot OUTDIR [--report] FLAVOUR...: one boot that profiles
+# $E2E_WORKLOAD-FLAVOUR for each FLAVOUR; results in OUTDIR.
+e2e_boot() {
+	local out=$1 opts=() rc=0
+	shift
+	[ "$1" = --report ] && { opts+=(--report); shift; }
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$TOP/scripts/vm.sh" --log "$out/console.log" "$TOP/scripts/e2e-guest.sh" \
+		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$E2E_WORKLOAD" "$@" \
+		> "$out/vm.out" 2>&1 || rc=$?
+	# What the guest script printed, and vm.sh's summary: not the boot noise.
+	[ ! -f "$out/guest.out" ] || cat "$out/guest.out"
+	grep -E '^    guest ran in' "$out/vm.out" || true
+	if [ "$rc" != 0 ]; then
+		tail -n 20 "$out/vm.out"
+		die "the guest run failed (exit $rc); logs: ${out#$TOP/}/vm.out, console.log"
+	fi
+}
+
+# e2e_table OUTDIR FLAVOUR...: the completeness table and the checks.
+e2e_table() {
+	local out=$1
+	shift
+	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" \
+		--min fp="$FP_MIN_COMPLETE" --min sframe="$SFRAME_MIN_COMPLETE" \
+		"$out" "$@"
+}
