@@ -38,16 +38,19 @@ profile() { # FLAVOUR
 }
 
 rc=0
-for f in "$@"; do
-	if profile "$f"; then
-		grep -v 'Failed to open /proc/schedstat' "$tmp/$f.log" | sed 's/^/    /'
-	else
-		echo "perf failed for $name-$f:"
-		cat "$tmp/$f.log"
-		rc=1
-	fi
-	cp "$tmp/$f".* "$out/" || rc=1
-done > "$tmp/guest.out" 2>&1
+{
+	echo "--- kernel $(uname -r), $(perf --version)"
+	for f in "$@"; do
+		if profile "$f"; then
+			grep -v 'Failed to open /proc/schedstat' "$tmp/$f.log" | sed 's/^/    /'
+		else
+			echo "perf failed for $name-$f:"
+			cat "$tmp/$f.log"
+			rc=1
+		fi
+		cp "$tmp/$f".* "$out/" || rc=1
+	done
+} > "$tmp/guest.out" 2>&1
 cp "$tmp/guest.out" "$out/"
 cat "$tmp/guest.out"
 dmesg > "$out/dmesg"

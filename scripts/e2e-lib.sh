@@ -46,7 +46,8 @@ e2e_boot() {
 	fi
 }
 
-# e2e_table OUTDIR FLAVOUR...: the completeness table and the checks.
+# e2e_table OUTDIR [callchains.py options] FLAVOUR...: the completeness
+# table and the checks of config/e2e.conf.
 e2e_table() {
 	local out=$1
 	shift
