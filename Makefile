@@ -25,6 +25,6 @@ demo: kernel           ; @$(S)/demo.sh
 vm:                    ; @$(S)/vm.sh $(CMD)
 
 clean:
-	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e
+	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e build/demo
 distclean: clean
 	rm -rf build
