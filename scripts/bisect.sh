@@ -6,7 +6,7 @@
 # 'make check' compares against the series.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
+[ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
 [ -z "$(git -C "$TREE" status --porcelain -uno)" ] ||
 	die "build/linux has uncommitted changes: commit them first"
 

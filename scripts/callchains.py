@@ -97,6 +97,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
     ap.add_argument('--min', action='append', default=[], metavar='FLAVOUR=PCT',
                     help='required share of complete leaf samples')
+    ap.add_argument('--max', action='append', default=[], metavar='FLAVOUR=PCT',
+                    help='largest allowed share of complete leaf samples')
     ap.add_argument('--min-samples', type=int, default=200)
     ap.add_argument('--quiet', action='store_true',
                     help='no list of incomplete chains')
@@ -105,17 +107,20 @@ def main():
     ap.add_argument('dir')
     ap.add_argument('flavours', nargs='+')
     args = ap.parse_args()
-    need = {}
+    need, cap = {}, {}
     for m in args.min:
         fl, _, pct = m.partition('=')
         need[fl] = float(pct)
+    for m in args.max:
+        fl, _, pct = m.partition('=')
+        cap[fl] = float(pct)
 
     passed = failed = 0
     rows, notes = [], []
     for fl in args.flavours:
         path = os.path.join(args.dir, fl + '.txt')
         if not os.path.exists(path):
-            rows.append((fl, '-', '-', '-', need.get(fl), 'FAIL (no %s)' % path))
+            rows.append((fl, '-', '-', '-', '-', 'FAIL (no %s)' % path))
             failed += 1
             continue
         total, leaf, complete, bad = analyse(path)
@@ -125,10 +130,13 @@ def main():
             problems.append('< %d leaf samples' % args.min_samples)
         if fl in need and share < need[fl]:
             problems.append('share < %g%%' % need[fl])
+        if fl in cap and share > cap[fl]:
+            problems.append('share > %g%%' % cap[fl])
         result = 'FAIL (%s)' % ', '.join(problems) if problems else 'ok'
         passed += not problems
         failed += bool(problems)
-        rows.append((fl, str(leaf), str(complete), '%.1f%%' % share, need.get(fl), result))
+        req = '>= %g%%' % need[fl] if fl in need else '<= %g%%' % cap[fl] if fl in cap else '-'
+        rows.append((fl, str(leaf), str(complete), '%.1f%%' % share, req, result))
         for chain, n in bad.most_common(3):
             notes.append('%-8s %5d x %s' % (fl, n, chain))
 
@@ -142,7 +150,6 @@ def main():
         if args.figures:
             print(fmt % (fl, leaf, complete, share))
         else:
-            req = '>= %g%%' % req if req is not None else '-'
             print((fmt + ' %9s  %s') % (fl, leaf, complete, share, req, result))
     print('    (complete: leaf <- %s, then anything)' % ' <- '.join(CHAIN[1:]))
     if notes and not args.quiet:

@@ -4,7 +4,7 @@
 # Sourced after lib.sh, never run.
 
 # Settings from config/e2e.conf; a variable set in the environment wins.
-E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE"
+E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE NOFP_MAX_COMPLETE"
 e2e_config() {
 	local v saved=()
 	for v in $E2E_VARS; do
@@ -53,5 +53,6 @@ e2e_table() {
 	shift
 	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" \
 		--min fp="$FP_MIN_COMPLETE" --min sframe="$SFRAME_MIN_COMPLETE" \
+		--max nofp="$NOFP_MAX_COMPLETE" \
 		"$out" "$@"
 }

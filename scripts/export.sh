@@ -4,7 +4,7 @@
 # quilt "series" file. Deterministic: exporting twice gives no diff.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
+[ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
 [ -z "$(git -C "$TREE" status --porcelain -uno)" ] ||
 	die "build/linux has uncommitted changes: commit them first"
 

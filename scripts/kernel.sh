@@ -4,7 +4,7 @@
 # configuration is made again only when a fragment or the tree changes it.
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
+[ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
 frags=("$TOP/config/vng.config" "$TOP/config/sframe.config")
 [ "${VARIANT:-}" = debug ] && frags+=("$TOP/config/debug.config")
 [ -z "${VARIANT:-}" ] || [ "${VARIANT}" = debug ] || die "unknown VARIANT=$VARIANT (use debug)"
