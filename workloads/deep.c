@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * deep: a CPU-bound workload with a deep user stack, for the benchmark
+ * (scripts/bench.sh).
+ *
+ *   main -> down -> down -> ... -> down -> leaf   (DEPTH downs; leaf spins)
+ *
+ * Every down keeps about 200 bytes of locals, so the stack below leaf is
+ * DEPTH * ~224 bytes (about 22 KiB for 100): far more than the 8 KiB that
+ * perf record --call-graph dwarf copies per sample, so DWARF unwinding in
+ * perf stops short of main, while an in-kernel unwinder (frame pointers,
+ * SFrame) walks the whole stack. DEPTH stays below perf's default
+ * kernel.perf_event_max_stack (127) with room for libc's start code.
+ *
+ * Built in the three flavours of workloads/Makefile like chain.c. The
+ * functions are noinline and noclone, and down uses its callee's return
+ * value, so gcc can neither inline the recursion, nor turn it into a loop or
+ * a tail jump: every level is a real frame. leaf keeps a stack frame for the
+ * frame-pointer flavour (see chain.c).
+ *
+ * Usage: deep [SECONDS]   run for SECONDS of process CPU time (default 1.5)
+ *        deep -n ROUNDS   run exactly ROUNDS rounds (fully deterministic)
+ * A round descends DEPTH levels and spins SPIN iterations in leaf; the clock
+ * is read in main, between rounds. Prints the depth and the CPU and wall
+ * time of the rounds.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+#define SPIN 200000L	/* leaf iterations per round, as in chain.c */
+#ifndef DEPTH
+#define DEPTH 100
+#endif
+#define FRAME 200	/* bytes of locals in every down */
+
+NOINLINE long leaf(long n)
+{
+	volatile long acc = 1;	/* in memory: leaf keeps a stack frame */
+	volatile char pad[24];
+	long i;
+
+	pad[0] = (char)n;
+	for (i = 0; i < n; i++)
+		acc = acc * 6364136223846793005L + i + pad[0];
+	return acc;
+}
+
+NOINLINE long down(int level, long n)
+{
+	volatile char scratch[FRAME];
+	long r;
+
+	scratch[level % FRAME] = (char)level;
+	if (level <= 1)
+		r = leaf(n);
+	else
+		r = down(level - 1, n);
+	return r + scratch[level % FRAME];
+}
+
+static double seconds(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	long rounds = 0, fixed = -1, sum = 0;
+	double limit = 1.5, cpu0, wall0;
+
+	if (argc == 3 && strcmp(argv[1], "-n") == 0)
+		fixed = atol(argv[2]);
+	else if (argc == 2)
+		limit = atof(argv[1]);
+	else if (argc != 1) {
+		fprintf(stderr, "usage: %s [SECONDS] | -n ROUNDS\n", argv[0]);
+		return 2;
+	}
+
+	cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID);
+	wall0 = seconds(CLOCK_MONOTONIC);
+	if (fixed >= 0) {
+		for (rounds = 0; rounds < fixed; rounds++)
+			sum += down(DEPTH, SPIN);
+	} else {
+		while (seconds(CLOCK_PROCESS_CPUTIME_ID) < cpu0 + limit) {
+			sum += down(DEPTH, SPIN);
+			rounds++;
+		}
+	}
+	printf("deep: %ld rounds of %ld at depth %d, %.4f s CPU, %.4f s wall, checksum %lx\n",
+	       rounds, SPIN, DEPTH, seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
+	       seconds(CLOCK_MONOTONIC) - wall0, (unsigned long)sum);
+	return 0;
+}
