@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Shared by scripts/e2e.sh and scripts/demo.sh: settings, the workloads, one
-# guest boot that profiles them, and the callchain completeness table.
+# Shared by scripts/e2e.sh, scripts/demo.sh and scripts/bench.sh: settings,
+# the workloads, one guest boot that profiles them, and the callchain
+# completeness table.
 # Sourced after lib.sh, never run.
 
 # Settings from config/e2e.conf; a variable set in the environment wins.
@@ -29,14 +30,22 @@ e2e_workloads() {
 # e2e_boot OUTDIR [--report] FLAVOUR...: one boot that profiles
 # $E2E_WORKLOAD-FLAVOUR for each FLAVOUR; results in OUTDIR.
 e2e_boot() {
-	local out=$1 opts=() rc=0
+	local out=$1 opts=()
 	shift
 	[ "$1" = --report ] && { opts+=(--report); shift; }
+	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" \
+		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$E2E_WORKLOAD" "$@"
+}
+
+# e2e_vm OUTDIR GUEST-SCRIPT ARG...: one boot that runs GUEST-SCRIPT, which
+# leaves what it printed in OUTDIR/guest.out; OUTDIR is emptied first. Shows
+# guest.out, dies when the guest or the script fails.
+e2e_vm() {
+	local out=$1 rc=0
+	shift
 	rm -rf "$out"
 	mkdir -p "$out"
-	"$TOP/scripts/vm.sh" --log "$out/console.log" "$TOP/scripts/e2e-guest.sh" \
-		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$E2E_WORKLOAD" "$@" \
-		> "$out/vm.out" 2>&1 || rc=$?
+	"$TOP/scripts/vm.sh" --log "$out/console.log" "$@" > "$out/vm.out" 2>&1 || rc=$?
 	# What the guest script printed, and vm.sh's summary: not the boot noise.
 	[ ! -f "$out/guest.out" ] || cat "$out/guest.out"
 	grep -E '^    guest ran in' "$out/vm.out" || true
