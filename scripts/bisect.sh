@@ -19,7 +19,7 @@ for c in $commits; do
 	i=$((i + 1))
 	git -C "$TREE" checkout -q "$c"
 	info "[$i] $(git -C "$TREE" log -1 --format=%s "$c")"
-	"$TOP/scripts/kernel.sh" > "$BUILD/bisect.log" 2>&1 || {
+	KCONFIG_LAX=1 "$TOP/scripts/kernel.sh" > "$BUILD/bisect.log" 2>&1 || {
 		tail -30 "$BUILD/bisect.log"
 		die "the series does not build at patch $i: $(git -C "$TREE" log -1 --format=%s "$c")"
 	}
