@@ -4,11 +4,11 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help root base tree kernel selftests kunit e2e bisect checkpatch \
-	export check check-debug demo vm clean distclean
+	export check check-debug demo bench vm clean distclean
 
 help:
 	@sed -n 's/^## //p' README.md 2>/dev/null | head -40 || true
-	@echo "targets: demo check check-debug root base tree kernel bisect checkpatch export vm clean"
+	@echo "targets: demo check check-debug bench root base tree kernel bisect checkpatch export vm clean"
 
 root:                  ; @$(S)/root.sh
 base: root             ; @$(S)/base.sh
@@ -21,10 +21,12 @@ e2e: kernel            ; @$(S)/e2e.sh
 check:                 ; @$(S)/check.sh
 check-debug:           ; @VARIANT=debug $(S)/check.sh
 demo: kernel           ; @$(S)/demo.sh
+# Ratios, not a test: perf.data size, deep-stack completeness, sampling cost
+bench: kernel          ; @$(S)/bench.sh
 # make vm CMD='uname -a': run one command in the built kernel
 vm:                    ; @$(S)/vm.sh $(CMD)
 
 clean:
-	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e build/demo
+	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e build/demo build/bench
 distclean: clean
 	rm -rf build
