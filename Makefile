@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help root base tree kernel selftests kunit e2e bisect checkpatch \
+.PHONY: help root base tree quilt kernel selftests kunit e2e bisect checkpatch \
 	export check check-debug demo bench vm clean distclean
 
 help:
@@ -16,6 +16,7 @@ tree: base             ; @$(S)/tree.sh
 kernel: tree           ; @$(S)/kernel.sh
 checkpatch: tree       ; @$(S)/checkpatch.sh
 bisect: tree           ; @$(S)/bisect.sh
+quilt: tree            ; @$(S)/quilt.sh
 export:                ; @$(S)/export.sh
 e2e: kernel            ; @$(S)/e2e.sh
 check:                 ; @$(S)/check.sh

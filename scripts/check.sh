@@ -49,6 +49,7 @@ trap 'finish' EXIT
 run_stage root "$S/root.sh"
 run_stage base "$S/base.sh"
 run_stage series "$S/tree.sh"
+run_stage quilt "$S/quilt.sh" || true
 run_stage checkpatch "$S/checkpatch.sh" || true
 run_stage bisect "$S/bisect-check.sh" || true
 run_stage kernel "$S/kernel.sh"
