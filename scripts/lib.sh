@@ -24,7 +24,7 @@ die() { printf '\n!!! ERROR: %s\n' "$*" >&2; exit 1; }
 ROOT_PACKAGES="gcc binutils make flex bison bc libelf-dev libssl-dev cpio kmod \
 python3 ccache sparse qemu-system-x86 virtme-ng mount procps udev linux-perf \
 libsframe-dev libiberty-dev busybox-static perl git rsync xz-utils patch \
-dwarves file diffutils ca-certificates quilt"
+dwarves file diffutils ca-certificates quilt python3-ply python3-git"
 ROOT_ID=$(printf '%s' "$ROOT_PACKAGES v2" | sha256sum | cut -c1-12)
 ROOT=$CACHE/root-$ROOT_ID
 
