@@ -12,5 +12,21 @@ if [ -d "$tests" ]; then
 		echo "$?" > "$out/selftest-$name.rc"
 	done
 fi
+# A kernel with kmemleak (VARIANT=debug): ask for two scans after the tests,
+# and put what it finds into the kernel log, where vm.sh looks for it.
+if [ -d /sys/kernel/debug ] && ! [ -e /sys/kernel/debug/kmemleak ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+if [ -w /sys/kernel/debug/kmemleak ]; then
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	sleep 6
+	echo scan > /sys/kernel/debug/kmemleak
+	cat /sys/kernel/debug/kmemleak > "$out/kmemleak"
+	if [ -s "$out/kmemleak" ]; then
+		echo "kmemleak found leaks after the tests:" > /dev/kmsg
+		head -40 "$out/kmemleak" > /dev/kmsg
+	fi
+fi
 dmesg > "$out/dmesg.after"
 echo done > "$out/done"
