@@ -10,12 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
 
-boot=1
-case "${1:-}" in
---no-boot) boot=0 ;;
-"") ;;
-*) die "usage: demo.sh [--no-boot]" ;;
-esac
+e2e_parse_args "$@"
 e2e_config
 out=$BUILD/demo
 read -r -a flavours <<< "${DEMO_FLAVOURS:-sframe nofp}"

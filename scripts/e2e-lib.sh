@@ -65,3 +65,14 @@ e2e_table() {
 		--max nofp="$NOFP_MAX_COMPLETE" \
 		"$out" "$@"
 }
+
+# e2e_parse_args ARGS...: the one option of e2e.sh, demo.sh and bench.sh:
+# --no-boot (boot=0) looks at the results of the last boot again.
+e2e_parse_args() {
+	boot=1
+	case "${1:-}" in
+	--no-boot) boot=0 ;;
+	"") ;;
+	*) die "usage: $(basename "$0") [--no-boot]" ;;
+	esac
+}
