@@ -41,9 +41,9 @@ if [ "$boot" = 1 ]; then
 		perf script -i "$d" > "${d%.data}.txt" 2> "${d%.data}.script.log"; done' \
 		- "$out"/*.data
 fi
-[ -f "$out/guest.out" ] || die "no ${out#$TOP/}/guest.out: run without --no-boot"
+[ -f "$out/guest.out" ] || die "no ${out#"$TOP"/}/guest.out: run without --no-boot"
 
 stage "bench results (perf record -F $E2E_FREQ -e cpu-clock:u; medians of $reps runs)"
 "$TOP/scripts/bench.py" --reps "$reps" --freq "$E2E_FREQ" --results "$out/results.txt" \
 	"$out" "${workloads[@]%%:*}" -- "${variants[@]}"
-info "took $(( $(date +%s) - t0 )) s; raw numbers: ${out#$TOP/}/results.txt"
+info "took $(( $(date +%s) - t0 )) s; raw numbers: ${out#"$TOP"/}/results.txt"

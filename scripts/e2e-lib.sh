@@ -51,7 +51,7 @@ e2e_vm() {
 	grep -E '^    guest ran in' "$out/vm.out" || true
 	if [ "$rc" != 0 ]; then
 		tail -n 20 "$out/vm.out"
-		die "the guest run failed (exit $rc); logs: ${out#$TOP/}/vm.out, console.log"
+		die "the guest run failed (exit $rc); logs: ${out#"$TOP"/}/vm.out, console.log"
 	fi
 }
 

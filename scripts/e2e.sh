@@ -25,6 +25,6 @@ if [ "$boot" = 1 ]; then
 fi
 
 stage "e2e callchains (fp >= $FP_MIN_COMPLETE%, sframe >= $SFRAME_MIN_COMPLETE%, nofp <= $NOFP_MAX_COMPLETE%, >= $E2E_MIN_SAMPLES samples each)"
-info "took $(( $(date +%s) - t0 )) s; perf script output: ${out#$TOP/}/FLAVOUR.txt"
+info "took $(( $(date +%s) - t0 )) s; perf script output: ${out#"$TOP"/}/FLAVOUR.txt"
 # Its last line is "N passed, N failed".
 e2e_table "$out" "${flavours[@]}"

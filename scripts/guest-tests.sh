@@ -18,7 +18,7 @@ append=()
 [ "${VARIANT:-}" = debug ] && append=(--append no5lvl)
 "$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "${VM_TIMEOUT:-1500}" "${append[@]}" \
 	"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" >/dev/null || vmrc=1
-[ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#$TOP/}/console.log"
+[ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
 rc=0
 "$TOP/scripts/tap-summary.py" "$out" || rc=$?

@@ -14,8 +14,8 @@ kmake() { in_root make -s -C "$TREE" O="$KOBJ" CC="ccache gcc" -j"$JOBS" "$@"; }
 
 stage "kernel config (${VARIANT:-default}: ${frags[*]##*/})"
 mkdir -p "$KOBJ"
-stamp=$(cat "${frags[@]}" "$TREE/arch/x86/Kconfig" "$TREE/arch/Kconfig" \
-	$(find "$TREE/kernel/unwind" "$TREE/lib" -maxdepth 1 -name 'Kconfig*') |
+stamp=$({ cat "${frags[@]}" "$TREE/arch/x86/Kconfig" "$TREE/arch/Kconfig"
+	find "$TREE/kernel/unwind" "$TREE/lib" -maxdepth 1 -name 'Kconfig*' -exec cat {} +; } |
 	sha256sum | cut -c1-16)
 if [ ! -f "$KOBJ/.config" ] || [ "$(cat "$KOBJ/.config.stamp" 2>/dev/null)" != "$stamp" ]; then
 	kmake tinyconfig >/dev/null

@@ -3,7 +3,8 @@
 
 set -euo pipefail
 
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The physical path (no symlinks): it is also where the root sees the checkout.
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)
 CACHE=${SFRAME_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/linux-sframe}
 BUILD=$TOP/build
 # SFRAME_TREE and SFRAME_KOBJ let a second work tree (git worktree) build
@@ -28,12 +29,35 @@ dwarves file diffutils ca-certificates quilt python3-ply python3-git"
 ROOT_ID=$(printf '%s' "$ROOT_PACKAGES v2" | sha256sum | cut -c1-12)
 ROOT=$CACHE/root-$ROOT_ID
 
+# Where commands in the root (and the guest, which boots the root) see this
+# checkout: at the same path, unless kbuild ("cannot contain spaces or
+# colons"), virtme-ng's kernel command line or a symbolic link of the root
+# itself cannot take that path; then on a private path in the root's /tmp.
+if [[ $TOP =~ ^[A-Za-z0-9._/+-]+$ ]] &&
+	[ "$(realpath -m "$ROOT$TOP")" = "$(realpath -m "$ROOT")$TOP" ]; then
+	RTOP=$TOP
+else
+	RTOP=/tmp/linux-sframe-$(printf '%s' "$TOP" | sha256sum | cut -c1-12)
+fi
+
+# root_args ARG...: the arguments as the root must see them, in the array
+# RARGS: this checkout's host path ($TOP) replaced by its path in the root.
+root_args() {
+	local a
+	RARGS=()
+	for a in "$@"; do
+		RARGS+=("${a//"$TOP"/"$RTOP"}")
+	done
+}
+
 # Run a command inside the sid root. Everything is mounted in a private
 # mount namespace, so the mounts vanish with the command, also when it fails
 # or is killed: nothing of the host's /dev, /sys or /proc is ever left
-# mounted below $ROOT.
+# mounted below $ROOT. Paths of this checkout in the arguments are given as
+# the root sees them (root_args).
 in_root() {
 	[ -x "$ROOT/usr/bin/gcc" ] || die "no build root at $ROOT: run 'make root'"
+	root_args "$@"
 	unshare --mount --propagation private -- \
-		"$TOP/scripts/chroot-helper.sh" "$ROOT" "$TOP" "$CCACHE_DIR" "$@"
+		"$TOP/scripts/chroot-helper.sh" "$ROOT" "$TOP" "$RTOP" "$CCACHE_DIR" "${RARGS[@]}"
 }

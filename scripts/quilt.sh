@@ -15,7 +15,8 @@ git -C "$TREE" worktree prune
 git -C "$TREE" worktree add -q --detach "$dir" base
 trap 'git -C "$TREE" worktree remove --force "$dir" 2>/dev/null || true' EXIT
 cp -r "$TOP/patches" "$dir/patches"
-if ! in_root bash -c "cd '$dir' && QUILT_PATCHES=patches quilt push -a -q" > "$BUILD/quilt.log" 2>&1; then
+# shellcheck disable=SC2016
+if ! in_root bash -c 'cd "$1" && QUILT_PATCHES=patches quilt push -a -q' - "$dir" > "$BUILD/quilt.log" 2>&1; then
 	tail -20 "$BUILD/quilt.log"
 	die "quilt push -a failed on the base (log: build/quilt.log)"
 fi

@@ -3,6 +3,8 @@
 . "$(dirname "$0")/lib.sh"
 kernel=$1 kvm=$2 append=$3
 shift 3
-cmd=$(printf '%q ' "$@")
+# The guest boots the root: it sees this checkout where the root does.
+root_args "$@"
+cmd=$(printf '%q ' "${RARGS[@]}")
 in_root vng --run "$kernel" $kvm --verbose --cpus 2 --memory 2G \
 	--rwdir "$BUILD" --append "panic=-1 oops=panic $append" --exec "$cmd"

@@ -50,12 +50,14 @@ printf '%s\n' "$@" > "$out/argv"
 # The root has no poweroff for virtme-init's bash fallback to call at the end
 # (its init then exits and the kernel panics), and the kernel has no ACPI
 # power off anyway: end the guest with a reboot, which makes QEMU exit.
-guest="cd '$TOP' && \"\$0\" \"\$@\"; echo \$? > '$out/status'; sync;"
-guest="$guest command -v poweroff >/dev/null || busybox reboot -f"
+# Paths go in as arguments (vm-raw.sh gives them as the guest sees them).
+# shellcheck disable=SC2016
+guest='status=$2; cd "$1" && shift 2 && "$@"; echo $? > "$status"; sync
+	command -v poweroff >/dev/null || busybox reboot -f'
 set +e
 start=$(date +%s)
 timeout --kill-after=10 "$timeout" "$TOP/scripts/vm-raw.sh" "$kernel" "$(kvm_flag)" \
-	"$append" sh -c "$guest" "$@" 2>&1 | tee "$log" | grep -v '^\[ *[0-9.]*\]'
+	"$append" sh -c "$guest" vm-guest "$TOP" "$out/status" "$@" 2>&1 | tee "$log" | grep -v '^\[ *[0-9.]*\]'
 rc=${PIPESTATUS[0]}
 set -e
 secs=$(( $(date +%s) - start ))
@@ -70,5 +72,5 @@ if [ -n "$bad" ]; then
 	printf '%s\n' "$bad" >&2
 	die "the guest kernel reported problems (above); log: $log"
 fi
-info "guest ran in $secs s, exit status $status (log: ${log#$TOP/})"
+info "guest ran in $secs s, exit status $status (log: ${log#"$TOP"/})"
 exit "$status"
