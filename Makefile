@@ -24,8 +24,12 @@ check-debug:           ; @VARIANT=debug $(S)/check.sh
 demo: kernel           ; @$(S)/demo.sh
 # Ratios, not a test: perf.data size, deep-stack completeness, sampling cost
 bench: kernel          ; @$(S)/bench.sh
-# make vm CMD='uname -a': run one command in the built kernel
-vm:                    ; @$(S)/vm.sh $(CMD)
+# make vm CMD='dmesg | grep -i sframe': one shell command in the built kernel;
+# CMD goes to the guest's sh as it was written (pipes, quotes, $).
+vm:
+	@$(if $(value CMD),,echo "usage: make vm CMD='shell command'" >&2; exit 2;) \
+	$(S)/vm.sh sh -c '$(subst ','\'',$(value CMD))'
+
 
 clean:
 	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e build/demo build/bench
