@@ -1,37 +1,63 @@
 # linux-sframe workbench: thin targets, each one small script in scripts/.
-# VARIANT=debug selects the KASAN/UBSAN/lockdep kernel (build/obj-debug).
+# Every stage of make check is a target of the same name (scripts/check.sh
+# prints it when the stage fails). VARIANT=debug selects the KASAN/UBSAN/
+# lockdep kernel (build/obj-debug). "make help" lists the targets from the
+# "## " comments below.
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help root base tree quilt kernel selftests kunit e2e bisect checkpatch \
-	export check check-debug demo bench vm clean distclean
+.PHONY: help demo check check-debug root base series tree quilt checkpatch \
+	bisect-check kernel selftests-build guest e2e bench bisect export vm \
+	clean distclean
 
-help:
-	@sed -n 's/^## //p' README.md 2>/dev/null | head -40 || true
-	@echo "targets: demo check check-debug bench root base tree kernel bisect checkpatch export vm clean"
+help: ## this list
+	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
+	@awk -F ':[^#]*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-root:                  ; @$(S)/root.sh
-base: root             ; @$(S)/base.sh
-tree: base             ; @$(S)/tree.sh
-kernel: tree           ; @$(S)/kernel.sh
-checkpatch: tree       ; @$(S)/checkpatch.sh
-bisect: tree           ; @$(S)/bisect.sh
-quilt: tree            ; @$(S)/quilt.sh
-export:                ; @$(S)/export.sh
-e2e: kernel            ; @$(S)/e2e.sh
-check:                 ; @$(S)/check.sh
-check-debug:           ; @VARIANT=debug $(S)/check.sh
-demo: kernel           ; @$(S)/demo.sh
-# Ratios, not a test: perf.data size, deep-stack completeness, sampling cost
-bench: kernel          ; @$(S)/bench.sh
-# make vm CMD='dmesg | grep -i sframe': one shell command in the built kernel;
+demo: kernel           ## build, boot, profile a program built without frame pointers
+	@$(S)/demo.sh
+check:                 ## the whole test suite, every stage below marked *
+	@$(S)/check.sh
+check-debug:           ## make check with the debug kernel (VARIANT=debug), without e2e
+	@VARIANT=debug $(S)/check.sh
+
+# The stages of make check, in its order.
+root:                  ## * the Debian sid build root (~/.cache/linux-sframe)
+	@$(S)/root.sh
+base: root             ## * the pinned base kernel, fetched and checked
+	@$(S)/base.sh
+series: base           ## * build/linux = base + git am of patches/series
+	@$(S)/tree.sh
+tree: series           ## the same as series (keeps your work in build/linux)
+quilt: series          ## * the series applies with quilt and gives the same tree
+	@$(S)/quilt.sh
+checkpatch: series     ## * checkpatch --strict; warnings only with a waiver
+	@$(S)/checkpatch.sh
+bisect-check: series   ## * patches/bisect.ok names exactly this series
+	@$(S)/bisect-check.sh
+kernel: series         ## * the kernel builds (build/obj)
+	@$(S)/kernel.sh
+selftests-build: kernel ## * the series' kselftests build against its UAPI headers
+	@$(S)/selftests.sh
+guest: selftests-build ## * one boot: KUnit at boot and the kselftests
+	@$(S)/guest-tests.sh
+e2e: kernel            ## * perf callchains of three workload builds, with thresholds
+	@$(S)/e2e.sh
+
+bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
+	@$(S)/bench.sh
+bisect: series         ## build the kernel at every patch; records patches/bisect.ok
+	@$(S)/bisect.sh
+export:                ## make bisect, then rewrite patches/ from build/linux
+	@$(S)/export.sh
 # CMD goes to the guest's sh as it was written (pipes, quotes, $).
-vm:
+vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the built kernel
 	@$(if $(value CMD),,echo "usage: make vm CMD='shell command'" >&2; exit 2;) \
 	$(S)/vm.sh sh -c '$(subst ','\'',$(value CMD))'
 
-
-clean:
-	rm -rf build/obj build/obj-debug build/vm build/selftests build/workloads build/e2e build/demo build/bench
-distclean: clean
+clean:                 ## remove build products, keep build/linux
+	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
+		build/selftests-debug build/guest-tests build/guest-tests-debug \
+		build/workloads build/e2e build/demo build/bench build/check
+distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -8,11 +8,12 @@ LOG=$BUILD/check
 rm -rf "$LOG"
 mkdir -p "$LOG"
 passed=0 failed=0 t0=$(date +%s)
-declare -a summary
+declare -a summary rerun
 
 # run_stage NAME CMD...: one stage; its output goes to the terminal and to
 # build/check/NAME.log. A stage that prints "counts: P F" reports its own
-# test counts; otherwise it counts as one test.
+# test counts; otherwise it counts as one test. Every stage is a make target
+# of the same name: a failed stage says so.
 run_stage() {
 	local name=$1 start rc counts p f
 	shift
@@ -31,7 +32,11 @@ run_stage() {
 	fi
 	[ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
 	passed=$((passed + p)) failed=$((failed + f))
-	summary+=("$(printf '%-12s %-4s %4d passed %3d failed %5d s' "$name" \
+	if [ "$f" != 0 ]; then
+		rerun+=("${VARIANT:+VARIANT=$VARIANT }make $name")
+		echo "!!! stage $name failed; rerun it with: ${rerun[-1]}"
+	fi
+	summary+=("$(printf '%-15s %-4s %4d passed %3d failed %5d s' "$name" \
 		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(( $(date +%s) - start )))")
 	return "$rc"
 }
@@ -39,9 +44,13 @@ run_stage() {
 finish() {
 	stage "summary (${VARIANT:-default} kernel, $(( $(date +%s) - t0 )) s)"
 	printf '    %s\n' "${summary[@]}"
+	if [ "$failed" != 0 ]; then
+		echo "logs: build/check/*.log; rerun the failed stages with:"
+		printf '    %s\n' "${rerun[@]}"
+	fi
+	# The last line, which CI reads.
 	echo "$passed passed, $failed failed"
 	[ "$failed" = 0 ] && exit 0
-	echo "logs: build/check/*.log; rerun one stage with its make target (make help)"
 	exit 1
 }
 trap 'finish' EXIT
@@ -51,7 +60,7 @@ run_stage base "$S/base.sh"
 run_stage series "$S/tree.sh"
 run_stage quilt "$S/quilt.sh" || true
 run_stage checkpatch "$S/checkpatch.sh" || true
-run_stage bisect "$S/bisect-check.sh" || true
+run_stage bisect-check "$S/bisect-check.sh" || true
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" build || true
 run_stage guest "$S/guest-tests.sh" || true
