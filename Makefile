@@ -7,7 +7,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check kernel selftests-build guest e2e bench bisect export vm \
+	bisect-check kernel selftests-build guest paths e2e bench bisect export vm \
 	clean distclean
 
 help: ## this list
@@ -41,6 +41,8 @@ selftests-build: kernel ## * the series' kselftests build against its UAPI heade
 	@$(S)/selftests.sh
 guest: selftests-build ## * one boot: KUnit at boot and the kselftests
 	@$(S)/guest-tests.sh
+paths: kernel          ## * the workbench runs from a path with a space under /tmp
+	@$(S)/paths.sh
 e2e: kernel            ## * perf callchains of three workload builds, with thresholds
 	@$(S)/e2e.sh
 

@@ -64,6 +64,7 @@ run_stage bisect-check "$S/bisect-check.sh" || true
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" build || true
 run_stage guest "$S/guest-tests.sh" || true
+run_stage paths "$S/paths.sh" || true
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage e2e "$S/e2e.sh" || true
 fi
