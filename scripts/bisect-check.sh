@@ -9,8 +9,7 @@ ids=$(while read -r f; do
 	cat "$TOP/patches/$f"
 done < "$TOP/patches/series" | git patch-id --stable | cut -d' ' -f1)
 if [ -z "$ids" ]; then
-	info "no patches in the series yet: nothing to build"
-	exit 0
+	skip "no patches in the series yet: nothing was built"
 fi
 [ -f "$TOP/patches/bisect.ok" ] || die "no patches/bisect.ok: run 'make bisect' (or 'make export')"
 [ "$ids" = "$(cat "$TOP/patches/bisect.ok")" ] ||

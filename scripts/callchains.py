@@ -21,7 +21,7 @@ mostly [unknown] without libc symbols) does not matter. A missing frame or
 an unknown address before main makes it incomplete.
 
 Prints a table (leaf samples, complete, share, required share) and the most
-frequent incomplete chains, then "counts: P F" for make check and
+frequent incomplete chains, then "counts: P F S" for make check and
 "N passed, N failed". One check per flavour: at least --min-samples leaf
 samples and, for a flavour given with --min, a complete share >= PCT.
 Exits 1 when a check fails.
@@ -158,7 +158,7 @@ def main():
             print('      ' + n)
     if args.figures:
         return 0
-    print('counts: %d %d' % (passed, failed))
+    print('counts: %d %d 0' % (passed, failed))
     print('%d passed, %d failed' % (passed, failed))
     return 1 if failed else 0
 

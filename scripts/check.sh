@@ -1,43 +1,53 @@
 #!/usr/bin/env bash
 # make check: the whole test suite, stage by stage, from nothing to a green
-# line. Ends with "N passed, N failed" and exits non-zero on any failure.
+# line. Ends with "N passed, N failed, N skipped" and exits non-zero on any
+# failure.
 . "$(dirname "$0")/lib.sh"
 
 S=$TOP/scripts
 LOG=$BUILD/check
 rm -rf "$LOG"
 mkdir -p "$LOG"
-passed=0 failed=0 t0=$(date +%s)
+passed=0 failed=0 skipped=0 t0=$(date +%s)
 declare -a summary rerun
 
 # run_stage NAME CMD...: one stage; its output goes to the terminal and to
-# build/check/NAME.log. A stage that prints "counts: P F" reports its own
-# test counts; otherwise it counts as one test. Every stage is a make target
-# of the same name: a failed stage says so.
+# build/check/NAME.log. A stage that prints "counts: P F S" (passed, failed,
+# skipped) reports its own test counts; otherwise it counts as one test,
+# passed or failed by its exit status. A skipped test never counts as
+# passed. Every stage is a make target of the same name: a failed stage
+# says so.
 run_stage() {
-	local name=$1 start rc counts p f
+	local name=$1 start rc counts p f s result
 	shift
 	start=$(date +%s)
 	set +e
 	"$@" 2>&1 | tee "$LOG/$name.log"
 	rc=${PIPESTATUS[0]}
 	set -e
-	counts=$(sed -n 's/^counts: \([0-9]*\) \([0-9]*\)$/\1 \2/p' "$LOG/$name.log" | tail -1)
+	counts=$(sed -n 's/^counts: \([0-9]\+ [0-9]\+ [0-9]\+\)$/\1/p' "$LOG/$name.log" | tail -1)
 	if [ -n "$counts" ]; then
-		p=${counts% *} f=${counts#* }
+		read -r p f s <<<"$counts"
 	elif [ "$rc" = 0 ]; then
-		p=1 f=0
+		p=1 f=0 s=0
 	else
-		p=0 f=1
+		p=0 f=1 s=0
 	fi
 	[ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
-	passed=$((passed + p)) failed=$((failed + f))
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" != 0 ]; then
 		rerun+=("${VARIANT:+VARIANT=$VARIANT }make $name")
 		echo "!!! stage $name failed; rerun it with: ${rerun[-1]}"
 	fi
-	summary+=("$(printf '%-15s %-4s %4d passed %3d failed %5d s' "$name" \
-		"$([ "$rc" = 0 ] && echo ok || echo FAIL)" "$p" "$f" $(( $(date +%s) - start )))")
+	if [ "$f" != 0 ]; then
+		result=FAIL
+	elif [ "$p" = 0 ] && [ "$s" != 0 ]; then
+		result=skip
+	else
+		result=ok
+	fi
+	summary+=("$(printf '%-15s %-4s %4d passed %3d failed %3d skipped %5d s' "$name" \
+		"$result" "$p" "$f" "$s" $(( $(date +%s) - start )))")
 	return "$rc"
 }
 
@@ -49,7 +59,7 @@ finish() {
 		printf '    %s\n' "${rerun[@]}"
 	fi
 	# The last line, which CI reads.
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed, $skipped skipped"
 	[ "$failed" = 0 ] && exit 0
 	exit 1
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One boot of the built kernel: the KUnit suites built into it run at boot
 # (KTAP in the kernel log), then the kselftests run in the guest (TAP).
-# Prints both results, and "counts: P F" for make check.
+# Prints both results, and "counts: P F S" for make check.
 . "$(dirname "$0")/lib.sh"
 
 tests=$BUILD/selftests${VARIANT:+-$VARIANT}/sframe

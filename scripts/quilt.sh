@@ -5,8 +5,7 @@
 
 stage "series applies with quilt"
 if ! grep -q '^[^#]' "$TOP/patches/series" 2>/dev/null; then
-	info "no patches in the series yet: nothing to apply"
-	exit 0
+	skip "no patches in the series yet: nothing to apply"
 fi
 [ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
 dir=$BUILD/quilt

@@ -3,7 +3,9 @@
 results that scripts/guest-tests-guest.sh left in DIR.
 
 Prints one line per test that did not pass, one line per suite or program,
-and "counts: P F" for make check. Exits 1 on any failure."""
+and "counts: P F S" (passed, failed, skipped) for make check. A skipped case
+is never counted as passed; neither is a missing suite or program (one
+skip). Exits 1 on any failure."""
 import glob
 import os
 import re
@@ -55,7 +57,8 @@ def kunit(path):
             s[1] += 1
             print(f'    KUnit FAIL: {suite}.{path_name}')
     if not suites:
-        print('    KUnit: this kernel has no KUnit suite of the series yet')
+        print('    KUnit SKIP: this kernel has no KUnit suite of the series yet')
+        skipped += 1
     for name, (p, f, s) in suites.items():
         print(f'    KUnit {name}: {p} passed, {f} failed, {s} skipped')
         passed += p
@@ -67,7 +70,8 @@ def selftests(d):
     global passed, failed, skipped
     taps = sorted(glob.glob(os.path.join(d, 'selftest-*.tap')))
     if not taps:
-        print('    kselftests: the series has no kselftests yet')
+        print('    kselftests SKIP: the series has no kselftests yet')
+        skipped += 1
     for tap in taps:
         name = os.path.basename(tap)[len('selftest-'):-len('.tap')]
         rc = open(tap[:-4] + '.rc').read().strip() if os.path.exists(tap[:-4] + '.rc') else '?'
@@ -84,7 +88,11 @@ def selftests(d):
             else:
                 f += 1
                 print(f'    kselftest {name} FAIL: {m.group(4)}')
-        if p + f + s == 0 or (rc not in ('0', '4') and f == 0):
+        if p + f + s == 0 and rc == '4':
+            # ksft_exit_skip(): the whole program skipped ("1..0 # SKIP ...")
+            print(f'    kselftest {name} SKIP: the whole program (exit status 4, see {tap})')
+            s += 1
+        elif p + f + s == 0 or (rc not in ('0', '4') and f == 0):
             print(f'    kselftest {name}: exit status {rc} with no failed test reported (see {tap})')
             f += 1
         print(f'    kselftest {name}: {p} passed, {f} failed, {s} skipped')
@@ -96,5 +104,5 @@ def selftests(d):
 kunit(os.path.join(out, 'dmesg'))
 selftests(out)
 print(f'    total: {passed} passed, {failed} failed, {skipped} skipped')
-print(f'counts: {passed} {failed}')
+print(f'counts: {passed} {failed} {skipped}')
 sys.exit(1 if failed else 0)
