@@ -4,10 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 
 stage "every patch builds (bisect record)"
-ids=$(while read -r f; do
-	case "$f" in ''|'#'*) continue ;; esac
-	cat "$TOP/patches/$f"
-done < "$TOP/patches/series" | git patch-id --stable | cut -d' ' -f1)
+ids=$(series_ids)
 if [ -z "$ids" ]; then
 	skip "no patches in the series yet: nothing was built"
 fi

@@ -26,6 +26,5 @@ for c in $commits; do
 done
 git -C "$TREE" checkout -q "$head"
 trap - EXIT
-git -C "$TREE" format-patch --stdout base..HEAD | git patch-id --stable |
-	cut -d' ' -f1 > "$TOP/patches/bisect.ok"
+tree_ids > "$TOP/patches/bisect.ok"
 info "$i patch(es) build one by one; recorded in patches/bisect.ok"

@@ -19,7 +19,6 @@ waived() {
 	return 1
 }
 while read -r f; do
-	case "$f" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
 	out=$(cd "$TREE" && perl scripts/checkpatch.pl --strict --show-types --no-summary \
 		--terse "$TOP/patches/$f" 2>&1 || true)
@@ -35,7 +34,7 @@ while read -r f; do
 		info "$f: $line"
 		bad=$((bad + 1))
 	done <<<"$out"
-done < "$TOP/patches/series"
+done < <(series_patches)
 if [ "$n" = 0 ]; then
 	skip "no patches in the series yet: nothing to check"
 fi

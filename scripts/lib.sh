@@ -24,6 +24,25 @@ die() { printf '\n!!! ERROR: %s\n' "$*" >&2; exit 1; }
 # skipped (counts: PASSED FAILED SKIPPED), never as passed.
 skip() { info "SKIP: $*"; echo "counts: 0 0 1"; exit 0; }
 
+# series_patches: the patch files that patches/series names, one a line
+# (without its blank lines and comments).
+series_patches() {
+	local f
+	[ -f "$TOP/patches/series" ] || return 0
+	while read -r f; do
+		case "$f" in ''|'#'*) continue ;; esac
+		printf '%s\n' "$f"
+	done < "$TOP/patches/series"
+}
+# series_ids, tree_ids: the stable patch-ids, one a line in series order, of
+# patches/series and of build/linux (base..HEAD): equal for the same series.
+series_ids() {
+	local f
+	series_patches | while read -r f; do cat "$TOP/patches/$f"; done | patch_ids
+}
+tree_ids() { git -C "$TREE" format-patch --stdout base..HEAD | patch_ids; }
+patch_ids() { git patch-id --stable | cut -d' ' -f1; }
+
 # The package list decides the root: a new list gives a new root.
 ROOT_PACKAGES="gcc binutils make flex bison bc libelf-dev libssl-dev cpio kmod \
 python3 ccache sparse qemu-system-x86 virtme-ng mount procps udev linux-perf \

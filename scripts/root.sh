@@ -3,6 +3,15 @@
 # keep it under ~/.cache: it is made again only when its package list changes.
 . "$(dirname "$0")/lib.sh"
 
+# in_use DIR: a process has DIR as its root directory.
+in_use() {
+	local p
+	for p in /proc/[0-9]*/root; do
+		[ "$(readlink "$p" 2>/dev/null)" = "$1" ] && return 0
+	done
+	return 1
+}
+
 stage "build root ($ROOT)"
 if [ -x "$ROOT/usr/bin/gcc" ] && [ -f "$ROOT/.complete" ]; then
 	info "cached: $(cat "$ROOT/.complete")"
@@ -33,9 +42,18 @@ chroot "$tmp" as --gsframe-3 -o /dev/null /dev/null ||
 mv "$tmp" "$ROOT"
 trap - EXIT
 info "made in $(( $(date +%s) - start )) s: $(tr '\n' ' ' < "$ROOT/.complete")"
-# Older roots are kept by nobody.
+# Older roots are kept by nobody; but a root that another run is making
+# (root-ID.tmp.PID of a live PID) or working in (a process chrooted there,
+# e.g. a checkout with another package list) stays.
 for old in "$CACHE"/root-*; do
 	[ "$old" = "$ROOT" ] && continue
-	case "$old" in *.tmp.*) ;; esac
+	case "$old" in
+	*.tmp.*)
+		pid=${old##*.tmp.}
+		[[ $pid =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && continue ;;
+	*)
+		in_use "$old" && continue ;;
+	esac
+	info "removing the old root $old"
 	rm -rf --one-file-system "$old"
 done

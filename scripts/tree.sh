@@ -8,24 +8,12 @@
 [ -f "$CACHE/base-current" ] || "$TOP/scripts/base.sh"
 BASE_GIT=$(cat "$CACHE/base-current")
 
-series_ids() {
-	local f
-	while read -r f; do
-		case "$f" in ''|'#'*) continue ;; esac
-		cat "$TOP/patches/$f"
-	done < "$TOP/patches/series" | git patch-id --stable | cut -d' ' -f1 | sort
-}
-tree_ids() {
-	git -C "$TREE" format-patch --stdout base..HEAD | git patch-id --stable |
-		cut -d' ' -f1 | sort
-}
-
 stage "series applies to the base"
 touch "$TOP/patches/series"
-npatches=$(grep -cv '^\s*\(#\|$\)' "$TOP/patches/series" || true)
+npatches=$(series_patches | wc -l)
 
 if [ -d "$TREE/.git" ]; then
-	if [ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
+	if [ "$(tree_ids | sort)" = "$(series_ids | sort)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 		info "build/linux already is base + the $npatches patches of patches/series"
 		exit 0
 	fi
@@ -34,7 +22,7 @@ if [ -d "$TREE/.git" ]; then
 		[ -z "$dirty" ] || die "build/linux has uncommitted changes:
 $dirty
 Commit them and 'make export', or rerun with FORCE=1 to discard them."
-		extra=$(comm -23 <(tree_ids) <(series_ids) | wc -l)
+		extra=$(comm -23 <(tree_ids | sort) <(series_ids | sort) | wc -l)
 		[ "$extra" = 0 ] || die "build/linux has $extra commit(s) that patches/ does not have.
 Run 'make export' to keep them, or rerun with FORCE=1 to discard them."
 	fi
@@ -51,11 +39,10 @@ git -C "$TREE" config user.name >/dev/null || git -C "$TREE" config user.name "l
 git -C "$TREE" config user.email >/dev/null || git -C "$TREE" config user.email "linux-sframe@invalid"
 n=0
 while read -r f; do
-	case "$f" in ''|'#'*) continue ;; esac
 	if ! git -C "$TREE" am -q --committer-date-is-author-date "$TOP/patches/$f"; then
 		git -C "$TREE" am --abort || true
 		die "patches/$f does not apply to the base ($(git -C "$TREE" describe --tags --always base))"
 	fi
 	n=$((n + 1))
-done < "$TOP/patches/series"
+done < <(series_patches)
 info "applied $n patch(es) on $(git -C "$TREE" log -1 --format=%s base)"
