@@ -27,14 +27,24 @@ e2e_workloads() {
 	info "$(cd "$BUILD/workloads" && ls -m "$E2E_WORKLOAD"-*)"
 }
 
-# e2e_boot OUTDIR [--report] FLAVOUR...: one boot that profiles
-# $E2E_WORKLOAD-FLAVOUR for each FLAVOUR; results in OUTDIR.
+# e2e_runs FLAVOUR...: append to the array RUNS the runs of e2e-guest.sh
+# (LABEL:CALLGRAPH:COMMAND) that profile $E2E_WORKLOAD-FLAVOUR with
+# --call-graph fp,defer; the label is FLAVOUR.
+e2e_runs() {
+	local f
+	for f in "$@"; do
+		RUNS+=("$f:fp,defer:build/workloads/$E2E_WORKLOAD-$f")
+	done
+}
+
+# e2e_boot OUTDIR [--report] RUN...: one boot that profiles each RUN
+# (e2e_runs); results in OUTDIR.
 e2e_boot() {
 	local out=$1 opts=()
 	shift
 	[ "$1" = --report ] && { opts+=(--report); shift; }
 	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" \
-		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$E2E_WORKLOAD" "$@"
+		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$@"
 }
 
 # e2e_vm OUTDIR GUEST-SCRIPT ARG...: one boot that runs GUEST-SCRIPT, which

@@ -21,7 +21,9 @@ if [ "$boot" = 1 ]; then
 	stage "e2e workloads ($E2E_WORKLOAD: ${flavours[*]})"
 	e2e_workloads
 	stage "e2e boot (${VARIANT:-default} kernel): perf record --call-graph fp,defer, ${E2E_FREQ} Hz"
-	e2e_boot "$out" "${flavours[@]}"
+	RUNS=()
+	e2e_runs "${flavours[@]}"
+	e2e_boot "$out" "${RUNS[@]}"
 fi
 
 stage "e2e callchains (fp >= $FP_MIN_COMPLETE%, sframe >= $SFRAME_MIN_COMPLETE%, nofp <= $NOFP_MAX_COMPLETE%, >= $E2E_MIN_SAMPLES samples each)"
