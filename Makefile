@@ -7,7 +7,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check kernel selftests-build guest paths e2e bench bisect export vm \
+	bisect-check kernel selftests-build guest paths e2e real bench bisect export vm \
 	clean distclean
 
 help: ## this list
@@ -46,6 +46,8 @@ paths: kernel          ## * the workbench runs from a path with a space under /t
 e2e: kernel            ## * perf callchains of three workload builds, with thresholds
 	@$(S)/e2e.sh
 
+real: root             ## the real program of e2e (real.pin), built into build/real
+	@$(S)/real.sh
 bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
 	@$(S)/bench.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
@@ -60,6 +62,6 @@ vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the bu
 clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
-		build/workloads build/e2e build/demo build/bench build/check
+		build/workloads build/real build/e2e build/demo build/bench build/check
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

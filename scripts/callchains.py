@@ -2,6 +2,8 @@
 """Count complete user callchains in `perf script` output.
 
   callchains.py [--min FLAVOUR=PCT]... [--min-samples N] DIR FLAVOUR...
+  callchains.py --object NAME... [--min RUN=PCT]... [--near RUN=REF:PTS]...
+                [--min-samples N] DIR RUN...
 
 Reads DIR/FLAVOUR.txt (`perf script` of `perf record --call-graph fp,defer`
 on build/workloads/NAME-FLAVOUR, see scripts/e2e-guest.sh). perf script
@@ -15,16 +17,32 @@ innermost first:
             7ff41258ffba [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)
                        0 [unknown] ([unknown])
 
-A sample whose first frame is in leaf is complete when the next frames are
-exactly mid2, mid1, top, main; whatever follows main (libc's start code,
-mostly [unknown] without libc symbols) does not matter. A missing frame or
-an unknown address before main makes it incomplete.
+The completeness rule (complete()): a callchain is complete when it
+reaches main and every frame before main is known: an unknown address
+before main makes it incomplete; whatever follows main (libc's start code,
+mostly [unknown] without libc symbols) does not matter. For the sample
+workloads, whose chain is known, a sample whose first frame is in leaf is
+complete when its frames are exactly leaf, mid2, mid1, top, main: a missing
+frame makes it incomplete too.
 
 Prints a table (leaf samples, complete, share, required share) and the most
 frequent incomplete chains, then "counts: P F S" for make check and
 "N passed, N failed". One check per flavour: at least --min-samples leaf
 samples and, for a flavour given with --min, a complete share >= PCT.
 Exits 1 when a check fails.
+
+With --object, the runs profiled a real program (scripts/real.sh) whose
+code is in the objects NAME (file names: its executable, its libraries),
+and a row per RUN (DIR/RUN.txt) gives
+  A  of the samples whose leaf is in the program's own code (in an
+     object NAME), the share whose chain is complete: it reaches main (in
+     an object NAME) with no unknown frame before it. A frame a walk
+     skipped without a trace cannot be seen here, unlike with the
+     workloads' known chain;
+  B  of all samples, the share whose chain reaches main.
+One check per RUN: at least --min-samples samples with the leaf in the
+program's code; A >= PCT for a RUN given with --min; B at most PTS points
+below REF's B for a RUN given with --near.
 """
 import argparse
 import collections
@@ -69,6 +87,29 @@ def func(symbol):
     return re.sub(r'\+0x[0-9a-f]+$', '', symbol)
 
 
+def main_index(frames, objects=None):
+    """The index of the first frame in main (in one of the objects, file
+    names, when given), or None."""
+    for i, (_, sym, dso) in enumerate(frames):
+        if func(sym) == 'main' and (objects is None or
+                                    os.path.basename(dso) in objects):
+            return i
+    return None
+
+
+def complete(frames, chain=None, objects=None):
+    """The completeness rule (see the top): the chain reaches main (in one
+    of objects, when given) with no unknown frame before it and, when chain
+    is given, its frames up to main are exactly chain (leaf first)."""
+    i = main_index(frames, objects)
+    if i is None:
+        return False
+    names = [func(s) for _, s, _ in frames[:i + 1]]
+    if '[unknown]' in names:
+        return False
+    return chain is None or names == chain
+
+
 def describe(frames):
     """A short form of a chain for the report: leaf <- ? <- ..."""
     names = []
@@ -79,18 +120,99 @@ def describe(frames):
 
 
 def analyse(path):
-    leaf = complete = total = 0
+    leaf = done = total = 0
     bad = collections.Counter()
     for frames in samples(path):
         total += 1
         if not frames or func(frames[0][1]) != 'leaf':
             continue
         leaf += 1
-        if [func(s) for _, s, _ in frames[:len(CHAIN)]] == CHAIN:
-            complete += 1
+        if complete(frames, CHAIN):
+            done += 1
         else:
             bad[describe(frames)] += 1
-    return total, leaf, complete, bad
+    return total, leaf, done, bad
+
+
+def analyse_program(path, objects):
+    """(samples, own-leaf samples, complete ones, samples reaching main,
+    incomplete own-leaf chains)."""
+    total = own = done = reach = 0
+    bad = collections.Counter()
+    for frames in samples(path):
+        total += 1
+        reach += main_index(frames, objects) is not None
+        if not frames or os.path.basename(frames[0][2]) not in objects:
+            continue
+        own += 1
+        if complete(frames, objects=objects):
+            done += 1
+        else:
+            bad[describe(frames)] += 1
+    return total, own, done, reach, bad
+
+
+def share_of(part, whole):
+    return 100.0 * part / whole if whole else 0.0
+
+
+def program_table(args, need):
+    """The rows of a real program's runs (--object); returns (passed, failed)."""
+    near = {}
+    for m in args.near:
+        run, _, ref = m.partition('=')
+        ref, _, pts = ref.partition(':')
+        near[run] = (ref, float(pts))
+    objects = set(args.object)
+    res, notes = {}, []
+    for run in args.flavours:
+        path = os.path.join(args.dir, run + '.txt')
+        if os.path.exists(path):
+            res[run] = analyse_program(path, objects)
+    passed = failed = 0
+    fmt = '    %-12s %7s %8s %8s %6s %10s %6s  %-29s %s'
+    print(fmt % ('run', 'samples', 'own leaf', 'complete', 'A', 'reach main',
+                 'B', 'required', 'result'))
+    for run in args.flavours:
+        req = []
+        if run in need:
+            req.append('A >= %g%%' % need[run])
+        if run in near:
+            req.append('B >= %s - %g' % near[run])
+        if run not in res:
+            print(fmt % (run, '-', '-', '-', '-', '-', '-', ', '.join(req) or '-',
+                         'FAIL (no %s)' % os.path.join(args.dir, run + '.txt')))
+            failed += 1
+            continue
+        total, own, done, reach, bad = res[run]
+        a, b = share_of(done, own), share_of(reach, total)
+        problems = []
+        if own < args.min_samples:
+            problems.append('< %d own-leaf samples' % args.min_samples)
+        if run in need and a < need[run]:
+            problems.append('A < %g%%' % need[run])
+        if run in near:
+            ref, pts = near[run]
+            if ref not in res:
+                problems.append('no %s' % ref)
+            elif b < share_of(res[ref][3], res[ref][0]) - pts:
+                problems.append('B < %s - %g' % (ref, pts))
+        result = 'FAIL (%s)' % ', '.join(problems) if problems else 'ok'
+        passed += not problems
+        failed += bool(problems)
+        print(fmt % (run, total, own, done, '%.1f%%' % a, reach, '%.1f%%' % b,
+                     ', '.join(req) or '-', result))
+        for chain, n in bad.most_common(3):
+            notes.append('%-12s %5d x %s' % (run, n, chain))
+    names = ' or '.join(sorted(objects))
+    print('    (A: complete / own leaf, samples whose leaf is in %s; complete:' % names)
+    print('     main is reached with no unknown frame before it.')
+    print('     B: reach main / samples, all samples; reach main: main is in the chain)')
+    if notes and not args.quiet:
+        print('    most frequent incomplete chains with the leaf in the program:')
+        for n in notes:
+            print('      ' + n)
+    return passed, failed
 
 
 def main():
@@ -99,6 +221,10 @@ def main():
                     help='required share of complete leaf samples')
     ap.add_argument('--max', action='append', default=[], metavar='FLAVOUR=PCT',
                     help='largest allowed share of complete leaf samples')
+    ap.add_argument('--near', action='append', default=[], metavar='RUN=REF:PTS',
+                    help="RUN's B at most PTS points below REF's (with --object)")
+    ap.add_argument('--object', action='append', default=[], metavar='NAME',
+                    help="a file name of the real program's own code")
     ap.add_argument('--min-samples', type=int, default=200)
     ap.add_argument('--quiet', action='store_true',
                     help='no list of incomplete chains')
@@ -115,6 +241,12 @@ def main():
         fl, _, pct = m.partition('=')
         cap[fl] = float(pct)
 
+    if args.object:
+        passed, failed = program_table(args, need)
+        print('counts: %d %d 0' % (passed, failed))
+        print('%d passed, %d failed' % (passed, failed))
+        return 1 if failed else 0
+
     passed = failed = 0
     rows, notes = [], []
     for fl in args.flavours:
@@ -123,8 +255,8 @@ def main():
             rows.append((fl, '-', '-', '-', '-', 'FAIL (no %s)' % path))
             failed += 1
             continue
-        total, leaf, complete, bad = analyse(path)
-        share = 100.0 * complete / leaf if leaf else 0.0
+        total, leaf, done, bad = analyse(path)
+        share = share_of(done, leaf)
         problems = []
         if leaf < args.min_samples:
             problems.append('< %d leaf samples' % args.min_samples)
@@ -136,7 +268,7 @@ def main():
         passed += not problems
         failed += bool(problems)
         req = '>= %g%%' % need[fl] if fl in need else '<= %g%%' % cap[fl] if fl in cap else '-'
-        rows.append((fl, str(leaf), str(complete), '%.1f%%' % share, req, result))
+        rows.append((fl, str(leaf), str(done), '%.1f%%' % share, req, result))
         for chain, n in bad.most_common(3):
             notes.append('%-8s %5d x %s' % (fl, n, chain))
 
@@ -146,11 +278,11 @@ def main():
     else:
         print((fmt + ' %9s  %s') % ('flavour', 'leaf samples', 'complete',
                                      'share', 'required', 'result'))
-    for fl, leaf, complete, share, req, result in rows:
+    for fl, leaf, done, share, req, result in rows:
         if args.figures:
-            print(fmt % (fl, leaf, complete, share))
+            print(fmt % (fl, leaf, done, share))
         else:
-            print((fmt + ' %9s  %s') % (fl, leaf, complete, share, req, result))
+            print((fmt + ' %9s  %s') % (fl, leaf, done, share, req, result))
     print('    (complete: leaf <- %s, then anything)' % ' <- '.join(CHAIN[1:]))
     if notes and not args.quiet:
         print('    most frequent incomplete chains in leaf:')

@@ -37,7 +37,9 @@ if [ "$boot" = 1 ]; then
 	stage "demo workloads"
 	e2e_workloads
 	stage "demo boot (${VARIANT:-default} kernel): perf record -F $E2E_FREQ -e cpu-clock:u --call-graph fp,defer"
-	e2e_boot "$out" --report "${flavours[@]}"
+	RUNS=()
+	e2e_runs "${flavours[@]}"
+	e2e_boot "$out" --report "${RUNS[@]}"
 fi
 
 for f in "${flavours[@]}"; do

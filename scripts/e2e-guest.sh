@@ -1,12 +1,14 @@
 #!/bin/sh
-# e2e-guest.sh [--report] [--freq HZ] OUTDIR NAME FLAVOUR...: runs inside the
-# guest (scripts/vm.sh). Profiles build/workloads/NAME-FLAVOUR for each
-# FLAVOUR with the deferred user unwinder and leaves in OUTDIR:
-#   FLAVOUR.data    perf.data
-#   FLAVOUR.txt     perf script
-#   FLAVOUR.log     the workload's and perf's messages
-#   FLAVOUR.report  perf report call graphs (--report only)
-#   guest.out       what this script printed; dmesg: the kernel log
+# e2e-guest.sh [--report] [--freq HZ] OUTDIR RUN...: runs inside the guest
+# (scripts/vm.sh). A RUN is LABEL:CALLGRAPH:COMMAND; COMMAND (split into
+# words at blanks, paths relative to the checkout) runs under
+#   perf record -F HZ -e cpu-clock:u --call-graph CALLGRAPH
+# (e2e-lib.sh's e2e_runs and real_runs make the RUNs). Leaves in OUTDIR:
+#   LABEL.data    perf.data
+#   LABEL.txt     perf script
+#   LABEL.log     the command's and perf's messages
+#   LABEL.report  perf report call graphs (--report only)
+#   guest.out     what this script printed; dmesg: the kernel log
 set -u
 report=0 freq=999
 while :; do
@@ -16,8 +18,8 @@ while :; do
 	*) break ;;
 	esac
 done
-out=$1 name=$2
-shift 2
+out=$1
+shift
 # Only build/ is writable in the guest, and perf record cannot write its
 # ring buffer straight to the 9p share (EFAULT): record into the fresh
 # tmpfs on /tmp, then copy. perf keeps a build-id cache under $HOME.
@@ -25,12 +27,21 @@ export HOME=/tmp
 tmp=/tmp/e2e
 mkdir -p "$out" "$tmp"
 
-profile() { # FLAVOUR
-	bin=build/workloads/$name-$1 data=$tmp/$1.data log=$tmp/$1.log
-	echo "--- perf record -F $freq -e cpu-clock:u --call-graph fp,defer -- $bin"
-	perf record -F "$freq" -e cpu-clock:u --call-graph fp,defer \
-		-o "$data" -- "$bin" > "$log" 2>&1 || return 1
+profile() { # LABEL CALLGRAPH COMMAND
+	data=$tmp/$1.data log=$tmp/$1.log
+	echo "--- perf record -F $freq -e cpu-clock:u --call-graph $2 -- $3"
+	t0=$(date +%s)
+	# COMMAND is split into words, not globbed.
+	set -f
+	# shellcheck disable=SC2086
+	perf record -F "$freq" -e cpu-clock:u --call-graph "$2" \
+		-o "$data" -- $3 > "$log" 2>&1
+	st=$?
+	set +f
+	[ "$st" = 0 ] || return 1
+	t1=$(date +%s)
 	perf script -i "$data" > "$tmp/$1.txt" 2>> "$log" || return 1
+	echo "    (perf record $((t1 - t0)) s, perf script $(($(date +%s) - t1)) s)" >> "$log"
 	if [ "$report" = 1 ]; then
 		perf report -i "$data" --stdio --no-children --percent-limit 5 \
 			> "$tmp/$1.report" 2>> "$log" || return 1
@@ -40,15 +51,17 @@ profile() { # FLAVOUR
 rc=0
 {
 	echo "--- kernel $(uname -r), $(perf --version)"
-	for f in "$@"; do
-		if profile "$f"; then
-			grep -v 'Failed to open /proc/schedstat' "$tmp/$f.log" | sed 's/^/    /'
+	for run in "$@"; do
+		label=${run%%:*} rest=${run#*:}
+		cg=${rest%%:*} cmd=${rest#*:}
+		if profile "$label" "$cg" "$cmd"; then
+			grep -v 'Failed to open /proc/schedstat' "$tmp/$label.log" | sed 's/^/    /'
 		else
-			echo "perf failed for $name-$f:"
-			cat "$tmp/$f.log"
+			echo "perf failed for $label ($cmd):"
+			cat "$tmp/$label.log"
 			rc=1
 		fi
-		cp "$tmp/$f".* "$out/" || rc=1
+		cp "$tmp/$label".* "$out/" || rc=1
 	done
 } > "$tmp/guest.out" 2>&1
 cp "$tmp/guest.out" "$out/"

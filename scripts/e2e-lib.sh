@@ -1,11 +1,12 @@
 # shellcheck shell=bash
 # Shared by scripts/e2e.sh, scripts/demo.sh and scripts/bench.sh: settings,
-# the workloads, one guest boot that profiles them, and the callchain
-# completeness table.
+# the workloads and the real program, one guest boot that profiles them,
+# and the callchain completeness tables.
 # Sourced after lib.sh, never run.
 
 # Settings from config/e2e.conf; a variable set in the environment wins.
-E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE NOFP_MAX_COMPLETE"
+E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE NOFP_MAX_COMPLETE
+REAL_SFRAME_MIN_COMPLETE REAL_SFRAME_MAX_BEHIND_DWARF"
 e2e_config() {
 	local v saved=()
 	for v in $E2E_VARS; do
@@ -27,14 +28,39 @@ e2e_workloads() {
 	info "$(cd "$BUILD/workloads" && ls -m "$E2E_WORKLOAD"-*)"
 }
 
-# e2e_boot OUTDIR [--report] FLAVOUR...: one boot that profiles
-# $E2E_WORKLOAD-FLAVOUR for each FLAVOUR; results in OUTDIR.
+# e2e_runs FLAVOUR...: append to the array RUNS the runs of e2e-guest.sh
+# (LABEL:CALLGRAPH:COMMAND) that profile $E2E_WORKLOAD-FLAVOUR with
+# --call-graph fp,defer; the label is FLAVOUR.
+e2e_runs() {
+	local f
+	for f in "$@"; do
+		RUNS+=("$f:fp,defer:build/workloads/$E2E_WORKLOAD-$f")
+	done
+}
+
+# The real program (real.pin, scripts/real.sh): the file names of its own
+# code, its fixed workload (paths relative to the checkout, no blanks), and
+# its runs LABEL:CALLGRAPH:BUILD (build/real/BUILD/).
+REAL_OBJECTS="sqlite3 libsqlite3.so.0"
+REAL_ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
+REAL_RUNS="real-sframe:fp,defer:sframe real-fp:fp,defer:fp real-dwarf:dwarf:sframe"
+
+# real_runs: append the real program's runs to the array RUNS.
+real_runs() {
+	local r
+	for r in $REAL_RUNS; do
+		RUNS+=("${r%:*}:build/real/${r##*:}/sqlite3 $REAL_ARGS")
+	done
+}
+
+# e2e_boot OUTDIR [--report] RUN...: one boot that profiles each RUN
+# (e2e_runs, real_runs); results in OUTDIR.
 e2e_boot() {
 	local out=$1 opts=()
 	shift
 	[ "$1" = --report ] && { opts+=(--report); shift; }
 	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" \
-		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$E2E_WORKLOAD" "$@"
+		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$@"
 }
 
 # e2e_vm OUTDIR GUEST-SCRIPT ARG...: one boot that runs GUEST-SCRIPT, which
@@ -64,6 +90,21 @@ e2e_table() {
 		--min fp="$FP_MIN_COMPLETE" --min sframe="$SFRAME_MIN_COMPLETE" \
 		--max nofp="$NOFP_MAX_COMPLETE" \
 		"$out" "$@"
+}
+
+# real_table OUTDIR [callchains.py options]: the real program's table (A,
+# B per run) and the checks of config/e2e.conf.
+real_table() {
+	local out=$1 o objs=()
+	shift
+	for o in $REAL_OBJECTS; do
+		objs+=(--object "$o")
+	done
+	# shellcheck disable=SC2046 # the labels, one word each
+	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" "${objs[@]}" \
+		--min real-sframe="$REAL_SFRAME_MIN_COMPLETE" \
+		--near real-sframe=real-dwarf:"$REAL_SFRAME_MAX_BEHIND_DWARF" \
+		"$@" "$out" $(for r in $REAL_RUNS; do echo "${r%%:*}"; done)
 }
 
 # e2e_parse_args ARGS...: the one option of e2e.sh, demo.sh and bench.sh:
