@@ -35,15 +35,15 @@ if [ "$boot" = 1 ]; then
 fi
 
 # table NAME CMD...: run CMD (a table); add up its "counts: P F S".
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 table() {
 	local name=$1 res p f
 	shift
 	res=$("$@") || true
-	printf '%s\n' "$res" | grep -Ev '^(counts: |[0-9]+ passed, [0-9]+ failed$)'
-	read -r p f _ < <(printf '%s\n' "$res" | sed -n 's/^counts: //p' | tail -1) || true
+	printf '%s\n' "$res" | grep -Ev '^(counts: |[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$)'
+	read -r p f k < <(printf '%s\n' "$res" | sed -n 's/^counts: //p' | tail -1) || true
 	[ -n "${p:-}" ] || { echo "    no counts from the $name table"; p=0 f=1; }
-	passed=$((passed + p)) failed=$((failed + f))
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + ${k:-0}))
 }
 
 stage "e2e callchains (fp >= $FP_MIN_COMPLETE%, sframe >= $SFRAME_MIN_COMPLETE%, nofp <= $NOFP_MAX_COMPLETE%, >= $E2E_MIN_SAMPLES samples each)"
@@ -51,6 +51,6 @@ info "took $(( $(date +%s) - t0 )) s; perf script output: ${out#"$TOP"/}/LABEL.t
 table workload e2e_table "$out" "${flavours[@]}"
 stage "e2e real program: sqlite3 (real.pin), workloads/real.sql (real-sframe: A >= $REAL_SFRAME_MIN_COMPLETE%, B >= real-dwarf's - $REAL_SFRAME_MAX_BEHIND_DWARF)"
 table "real program" real_table "$out"
-echo "counts: $passed $failed 0"
-echo "$passed passed, $failed failed"
+echo "counts: $passed $failed $skipped"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
