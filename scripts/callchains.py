@@ -43,6 +43,13 @@ and a row per RUN (DIR/RUN.txt) gives
 One check per RUN: at least --min-samples samples with the leaf in the
 program's code; A >= PCT for a RUN given with --min; B at most PTS points
 below REF's B for a RUN given with --near.
+
+--agree RUN=REF:PCT checks the frames that the kernel recovers out of code
+without SFrame or frame pointers (a leaf in libc) against another way of
+unwinding the same binary (REF, --call-graph dwarf): of RUN's samples whose
+leaf is outside the program and whose chain goes on into it, the call site
+at which it enters the program must be one that REF's chains enter it at
+too, for at least PCT% of them. A frame the kernel made up would not be.
 """
 import argparse
 import collections
@@ -152,6 +159,31 @@ def analyse_program(path, objects):
     return total, own, done, reach, bad
 
 
+def call_sites(path, objects, ret_addrs):
+    """The samples whose leaf is outside the program's code (in libc, say)
+    and whose chain goes on into it, and the call site at which each one
+    enters the program: 'symbol+offset' of its first frame in an object
+    NAME, made the address of the call (one byte back) if ret_addrs, as
+    perf script prints return addresses for fp,defer chains; it prints
+    them one byte back already for dwarf ones. Returns (foreign-leaf
+    samples, Counter of call sites)."""
+    foreign = 0
+    sites = collections.Counter()
+    for frames in samples(path):
+        if not frames or os.path.basename(frames[0][2]) in objects:
+            continue
+        foreign += 1
+        for _, sym, dso in frames[1:]:
+            if os.path.basename(dso) not in objects:
+                continue
+            m = re.match(r'^(.*)\+0x([0-9a-f]+)$', sym)
+            if m:
+                off = int(m.group(2), 16) - (1 if ret_addrs else 0)
+                sites['%s+%#x' % (m.group(1), off)] += 1
+            break
+    return foreign, sites
+
+
 def share_of(part, whole):
     return 100.0 * part / whole if whole else 0.0
 
@@ -218,6 +250,29 @@ def program_table(args, need):
                      ', '.join(req) or '-', result))
         for chain, n in bad.most_common(3):
             notes.append('%-12s %5d x %s' % (run, n, chain))
+    for m in args.agree:
+        run, _, ref = m.partition('=')
+        ref, _, pct = ref.partition(':')
+        paths = [os.path.join(args.dir, r + '.txt') for r in (run, ref)]
+        if not all(os.path.exists(p) for p in paths):
+            print('    %s: call sites against %s: FAIL (no runs)' % (run, ref))
+            failed += 1
+            continue
+        foreign, sites = call_sites(paths[0], objects, True)
+        _, ref_sites = call_sites(paths[1], objects, False)
+        entered = sum(sites.values())
+        agree = sum(n for site, n in sites.items() if site in ref_sites)
+        share = share_of(agree, entered)
+        ok = entered and share >= float(pct)
+        print('    %s: %d samples with the leaf outside the program, %d go on into it;'
+              % (run, foreign, entered))
+        print('      at a call site that %s saw too: %d (%.1f%%, required >= %s%%): %s'
+              % (ref, agree, share, pct, 'ok' if ok else 'FAIL'))
+        passed += bool(ok)
+        failed += not ok
+        others = [s for s, _ in sites.most_common() if s not in ref_sites]
+        if others and not args.quiet:
+            print('      not seen by %s: %s' % (ref, ', '.join(others[:6])))
     names = ' or '.join(sorted(objects))
     print('    (A: complete / own leaf, samples whose leaf is in %s; complete:' % names)
     print('     main is reached with no unknown frame before it.')
@@ -239,6 +294,10 @@ def main():
                     help="RUN's B at most PTS points below REF's (with --object)")
     ap.add_argument('--pending', action='append', default=[], metavar='RUN=REASON',
                     help="RUN's --near check is a known gap: a skip, not a failure")
+    ap.add_argument('--agree', action='append', default=[], metavar='RUN=REF:PCT',
+                    help="of RUN's samples with the leaf outside the program that "
+                    "go on into it, at least PCT%% enter it at a call site that "
+                    "REF's do too (with --object)")
     ap.add_argument('--object', action='append', default=[], metavar='NAME',
                     help="a file name of the real program's own code")
     ap.add_argument('--min-samples', type=int, default=200)

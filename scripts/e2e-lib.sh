@@ -104,6 +104,7 @@ real_table() {
 	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" "${objs[@]}" \
 		--min real-sframe="$REAL_SFRAME_MIN_COMPLETE" \
 		--near real-sframe=real-dwarf:"$REAL_SFRAME_MAX_BEHIND_DWARF" \
+		--agree real-sframe=real-dwarf:"$REAL_SFRAME_MIN_AGREE" \
 		${REAL_SFRAME_B_PENDING:+--pending real-sframe="$REAL_SFRAME_B_PENDING"} \
 		"$@" "$out" $(for r in $REAL_RUNS; do echo "${r%%:*}"; done)
 }
