@@ -7,7 +7,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check kernel selftests-build guest paths e2e real bench bisect export vm \
+	bisect-check configs-check mainline-check kernel selftests-build guest paths e2e \
+	real bench bisect export configs mainline vm \
 	clean distclean
 
 help: ## this list
@@ -35,6 +36,10 @@ checkpatch: series     ## * checkpatch --strict; warnings only with a waiver
 	@$(S)/checkpatch.sh
 bisect-check: series   ## * patches/bisect.ok names exactly this series
 	@$(S)/bisect-check.sh
+configs-check: series  ## * patches/configs.ok names exactly this series
+	@$(S)/record-check.sh configs
+mainline-check: series ## * patches/mainline.ok names exactly this series
+	@$(S)/record-check.sh mainline
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
 selftests-build: kernel ## * the series' kselftests build against its UAPI headers
@@ -52,6 +57,10 @@ bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
 	@$(S)/bench.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
 	@$(S)/bisect.sh
+configs: series        ## the series' objects in Debian's config, allmodconfig, i386, tiny64
+	@$(S)/configs.sh
+mainline: series       ## the series on Debian's newest kernel source: applies, builds
+	@$(S)/mainline.sh
 export:                ## make bisect, then rewrite patches/ from build/linux
 	@$(S)/export.sh
 # CMD goes to the guest's sh as it was written (pipes, quotes, $).
@@ -62,6 +71,7 @@ vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the bu
 clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
-		build/workloads build/real build/e2e build/demo build/bench build/check
+		build/workloads build/real build/e2e build/demo build/bench build/check \
+		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -41,29 +41,8 @@ fi
 info "fetched $(basename "$deb") (sha256 $got)"
 
 BASE_GIT=$CACHE/base-$version.git
-tmp=$CACHE/base-unpack.$$
-trap 'rm -rf --one-file-system "$tmp"' EXIT
-rm -rf "$tmp" "$BASE_GIT"
-mkdir -p "$tmp"
-(cd "$tmp" && ar x "$deb" && tar xf data.tar.* ./usr/src)
-mkdir "$tmp/src"
-tar -C "$tmp/src" --strip-components=1 -xf "$tmp"/usr/src/linux-source-*.tar.*
-rm -rf "$dl"
-
 info "making the base commit"
-# Debian appends "ignore everything at the top level" to .gitignore; drop it
-# so that files the series adds are seen by git, as in an upstream tree.
-awk '/^# Debian packaging/ { skip = 1; sub(/#\n$/, "") }
-     skip && /^!\/debian\// { skip = 0; next }
-     !skip' "$tmp/src/.gitignore" > "$tmp/gitignore"
-sed -i '$ { /^#$/d }' "$tmp/gitignore"
-mv "$tmp/gitignore" "$tmp/src/.gitignore"
-git -C "$tmp/src" init -q -b upstream
-git -C "$tmp/src" add -A -f
-git -C "$tmp/src" -c user.name=base -c user.email=base@invalid \
-	commit -q --date='2026-01-01T00:00:00Z' -m "Linux $version (Debian $package)"
-git -C "$tmp/src" tag base
-git clone -q --bare "$tmp/src" "$BASE_GIT"
-touch "$BASE_GIT/.complete"
+source_git "$deb" "$BASE_GIT" "Linux $version (Debian $package)"
+rm -rf "$dl"
 echo "$BASE_GIT" > "$CACHE/base-current"
 info "ready: $BASE_GIT"

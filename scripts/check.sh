@@ -71,6 +71,8 @@ run_stage series "$S/tree.sh"
 run_stage quilt "$S/quilt.sh" || true
 run_stage checkpatch "$S/checkpatch.sh" || true
 run_stage bisect-check "$S/bisect-check.sh" || true
+run_stage configs-check "$S/record-check.sh" configs || true
+run_stage mainline-check "$S/record-check.sh" mainline || true
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" || true
 run_stage guest "$S/guest-tests.sh" || true

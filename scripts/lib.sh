@@ -72,6 +72,37 @@ root_args() {
 	done
 }
 
+# source_git DEB GITDIR MESSAGE: a bare git repository GITDIR of the kernel
+# source in DEB (Debian's linux-source-X.Y package): one commit MESSAGE,
+# tagged "base", and GITDIR/.complete.
+source_git() {
+	local deb=$1 git=$2 msg=$3 tmp
+	tmp=$(mktemp -d "$CACHE/unpack.XXXXXX")
+	SOURCE_TMP=$tmp
+	trap 'rm -rf --one-file-system "$SOURCE_TMP"' EXIT
+	rm -rf "$git"
+	(cd "$tmp" && ar x "$deb" && tar xf data.tar.* ./usr/src)
+	mkdir "$tmp/src"
+	tar -C "$tmp/src" --strip-components=1 -xf "$tmp"/usr/src/linux-source-*.tar.*
+	# Debian appends "ignore everything at the top level" to .gitignore;
+	# drop it so that files the series adds are seen by git, as in an
+	# upstream tree.
+	awk '/^# Debian packaging/ { skip = 1; sub(/#\n$/, "") }
+	     skip && /^!\/debian\// { skip = 0; next }
+	     !skip' "$tmp/src/.gitignore" > "$tmp/gitignore"
+	sed -i '$ { /^#$/d }' "$tmp/gitignore"
+	mv "$tmp/gitignore" "$tmp/src/.gitignore"
+	git -C "$tmp/src" init -q -b upstream
+	git -C "$tmp/src" add -A -f
+	git -C "$tmp/src" -c user.name=base -c user.email=base@invalid \
+		commit -q --date='2026-01-01T00:00:00Z' -m "$msg"
+	git -C "$tmp/src" tag base
+	git clone -q --bare "$tmp/src" "$git"
+	rm -rf --one-file-system "$tmp"
+	trap - EXIT
+	touch "$git/.complete"
+}
+
 # Run a command inside the sid root. Everything is mounted in a private
 # mount namespace, so the mounts vanish with the command, also when it fails
 # or is killed: nothing of the host's /dev, /sys or /proc is ever left

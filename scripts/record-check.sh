@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# record-check.sh configs|mainline: 'make configs' and 'make mainline' take
+# too long for every CI run (a kernel 'make prepare' per configuration): make
+# check compares the record they leave (patches/NAME.ok: the result, then
+# the patch ids of the series it was made for) with patches/series.
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/objects-lib.sh"
+
+name=${1:?usage: record-check.sh configs|mainline}
+record=$TOP/patches/$name.ok
+case "$name" in
+configs) stage "the series builds in distribution configurations (record of make configs)" ;;
+mainline) stage "the series applies to and builds on the newest kernel in Debian (record of make mainline)" ;;
+*) die "unknown record '$name'" ;;
+esac
+ids=$(series_ids)
+[ -n "$ids" ] || skip "no patches in the series yet: nothing was built"
+[ -f "$record" ] || die "no patches/$name.ok: run 'make $name'"
+[ "$ids" = "$(grep -E '^[0-9a-f]{40}$' "$record")" ] ||
+	die "patches/$name.ok was recorded for another series: run 'make $name' and commit"
+sed -n 's/^result: //p' "$record" | while IFS= read -r line; do info "$line"; done
+info "objects: $(sed -n 's/^objects: //p' "$record")"
+info "recorded for exactly the $(wc -l <<<"$ids") patches of patches/series"
+if [ "$name" = mainline ] && newest_source 2>/dev/null; then
+	recorded=$(sed -n 's/^result: \(linux-source-[0-9.]* [^:]*\):.*/\1/p' "$record")
+	[ "$NEWEST" = "$recorded" ] ||
+		warn "Debian has a newer kernel source than the record ($recorded): $NEWEST; run 'make mainline'"
+fi
