@@ -92,8 +92,8 @@ fi
 [ "${#ABSENT[@]}" = 0 ] || info "not built by this configuration: ${ABSENT[*]}"
 info "$NOTE"
 secs=$(( $(date +%s) - t0 ))
-result="$pkg $version: $n/$total patches apply with git am; ${#BUILT[@]}/${#objects[@]} objects build (W=1, sparse, objtool), $(( $(date +%s) - t1 )) s; $secs s in all"
-info "ok: $result"
+result="$pkg $version: $n/$total patches apply with git am; ${#BUILT[@]}/${#objects[@]} objects build (W=1, sparse, objtool)"
+info "ok: $result; objects $(( $(date +%s) - t1 )) s, $secs s in all"
 
 if [ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 	{
