@@ -62,6 +62,7 @@ vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the bu
 clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
-		build/workloads build/real build/e2e build/demo build/bench build/check
+		build/workloads build/real build/e2e build/demo build/bench build/check \
+		build/*.args
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build
