@@ -1,6 +1,7 @@
 #!/bin/sh
-# e2e-guest.sh [--report] [--freq HZ] [--probe LABEL=POINT[,POINT]...]...
-#   OUTDIR RUN...   or   e2e-guest.sh --args-file FILE (those, one a line):
+# e2e-guest.sh [--report LABEL]... [--record-only LABEL]... [--freq HZ]
+#   [--probe LABEL=POINT[,POINT]...]... OUTDIR RUN...
+#   or e2e-guest.sh --args-file FILE (those, one a line):
 # runs inside the guest (scripts/vm.sh). A RUN is
 # LABEL:CALLGRAPH:COMMAND; COMMAND (split into words at blanks, paths
 # relative to the checkout) runs under
@@ -13,9 +14,9 @@
 # the run. (e2e-lib.sh's e2e_runs, real_runs and probe_runs make the RUNs.)
 # Leaves in OUTDIR:
 #   LABEL.data    perf.data
-#   LABEL.txt     perf script
+#   LABEL.txt     perf script (not for the runs named by --record-only)
 #   LABEL.log     the command's and perf's messages
-#   LABEL.report  perf report call graphs (--report only)
+#   LABEL.report  perf report call graphs (the runs named by --report)
 #   guest.out     what this script printed; dmesg: the kernel log
 set -u
 # --args-file FILE: the arguments, one a line, from FILE.
@@ -26,10 +27,11 @@ if [ "${1:-}" = --args-file ]; then
 		set -- "$@" "$a"
 	done < "$args"
 fi
-report=0 freq=999 probes=
+reports=' ' records=' ' freq=999 probes=
 while :; do
 	case "$1" in
-	--report) report=1; shift ;;
+	--report) reports="$reports$2 "; shift 2 ;;
+	--record-only) records="$records$2 "; shift 2 ;;
 	--freq) freq=$2; shift 2 ;;
 	--probe) probes="$probes $2"; shift 2 ;;
 	*) break ;;
@@ -92,10 +94,14 @@ profile() { # LABEL CALLGRAPH COMMAND
 		perf probe -q -d '*:*' >> "$log" 2>&1 || st=1
 	fi
 	[ "$st" = 0 ] || return 1
+	if [ "${records#* "$1" }" != "$records" ]; then
+		echo "    (perf record $(($(date +%s) - t0)) s)" >> "$log"
+		return 0
+	fi
 	t1=$(date +%s)
 	perf script -i "$data" > "$tmp/$1.txt" 2>> "$log" || return 1
 	echo "    (perf record $((t1 - t0)) s, perf script $(($(date +%s) - t1)) s)" >> "$log"
-	if [ "$report" = 1 ]; then
+	if [ "${reports#* "$1" }" != "$reports" ]; then
 		perf report -i "$data" --stdio --no-children --percent-limit 5 \
 			> "$tmp/$1.report" 2>> "$log" || return 1
 	fi

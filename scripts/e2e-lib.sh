@@ -6,7 +6,8 @@
 
 # Settings from config/e2e.conf; a variable set in the environment wins.
 E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE NOFP_MAX_COMPLETE
-REAL_SFRAME_MIN_COMPLETE REAL_SFRAME_MAX_BEHIND_DWARF PROBE_ROUNDS PROBE_MIN_COMPLETE"
+REAL_SFRAME_MIN_COMPLETE REAL_SFRAME_MAX_BEHIND_DWARF PROBE_ROUNDS PROBE_MIN_COMPLETE
+FLAME_MIN_DEPTH FLAME_SFRAME_MIN_MAIN FLAME_NOFP_MAX_MAIN"
 e2e_config() {
 	local v saved=()
 	for v in $E2E_VARS; do
@@ -45,10 +46,13 @@ REAL_OBJECTS="sqlite3 libsqlite3.so.0"
 REAL_ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
 REAL_RUNS="real-sframe:fp,defer:sframe real-fp:fp,defer:fp real-dwarf:dwarf:sframe"
 
-# real_runs: append the real program's runs to the array RUNS.
+# real_runs [RUN...]: append the real program's runs (LABEL:CALLGRAPH:BUILD,
+# by default REAL_RUNS) to the array RUNS.
 real_runs() {
 	local r
-	for r in $REAL_RUNS; do
+	# shellcheck disable=SC2086 # the runs, one word each
+	[ $# -gt 0 ] || set -- $REAL_RUNS
+	for r in "$@"; do
 		RUNS+=("${r%:*}:build/real/${r##*:}/sqlite3 $REAL_ARGS")
 	done
 }
@@ -104,17 +108,21 @@ probe_runs() {
 	done
 }
 
-# e2e_boot OUTDIR [--report] RUN...: one boot that profiles each RUN
-# (e2e_runs, real_runs, probe_runs: with the options PROBE_OPTS); results
-# in OUTDIR. The arguments reach the guest in the file OUTDIR.args: on the
-# kernel command line, which carries the guest's command, they would not
-# fit in its 2048 bytes.
+# e2e_boot OUTDIR [--report LABEL | --record-only LABEL]... RUN...: one boot
+# that profiles each RUN (e2e_runs, real_runs, probe_runs: with the options
+# PROBE_OPTS), with perf report for the --report LABELs, no perf script for
+# the --record-only ones (e2e-guest.sh); results in OUTDIR. The arguments
+# reach the guest in the file OUTDIR.args: on the kernel command line, which
+# carries the guest's command, they would not fit in its 2048 bytes.
 e2e_boot() {
 	local out=$1 opts=()
 	shift
-	[ "$1" = --report ] && { opts+=(--report); shift; }
+	while [ "$1" = --report ] || [ "$1" = --record-only ]; do
+		opts+=("$1" "$2")
+		shift 2
+	done
 	# As the guest sees them (vm-raw.sh does the same for a command).
-	root_args "${opts[@]}" ${PROBE_OPTS[@]+"${PROBE_OPTS[@]}"} \
+	root_args ${opts[@]+"${opts[@]}"} ${PROBE_OPTS[@]+"${PROBE_OPTS[@]}"} \
 		--freq "$E2E_FREQ" "$out" "$@"
 	printf '%s\n' "${RARGS[@]}" > "$out.args"
 	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" --args-file "$out.args"
