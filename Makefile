@@ -8,14 +8,13 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
 	bisect-check configs-check mainline-check kernel selftests-build guest paths e2e \
-	real bench bisect export configs mainline vm \
-	clean distclean
+	real flame-tools bench bisect export configs mainline vm clean distclean
 
 help: ## this list
 	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
 	@awk -F ':[^#]*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
-demo: kernel           ## build, boot, profile a program built without frame pointers
+demo: kernel           ## build, boot, profile programs built without frame pointers; flame graphs
 	@$(S)/demo.sh
 check:                 ## the whole test suite, every stage below marked *
 	@$(S)/check.sh
@@ -53,6 +52,8 @@ e2e: kernel            ## * perf callchains of three workload builds, with thres
 
 real: root             ## the real program of e2e (real.pin), built into build/real
 	@$(S)/real.sh
+flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm), chromium
+	@$(S)/flame-tools.sh
 bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
 	@$(S)/bench.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
@@ -72,6 +73,6 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/configs build/mainline
+		build/*.args build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Count complete user callchains in `perf script` output.
 
-  callchains.py [--min FLAVOUR=PCT]... [--min-samples N] DIR FLAVOUR...
+  callchains.py [--min FLAVOUR=PCT]... [--every FLAVOUR]... [--min-samples N]
+                DIR FLAVOUR...
   callchains.py --object NAME... [--min RUN=PCT]... [--near RUN=REF:PTS]...
                 [--min-samples N] DIR RUN...
 
@@ -24,6 +25,13 @@ mostly [unknown] without libc symbols) does not matter. For the sample
 workloads, whose chain is known, a sample whose first frame is in leaf is
 complete when its frames are exactly leaf, mid2, mid1, top, main: a missing
 frame makes it incomplete too.
+
+With --every FLAVOUR (the probes: every sample is a hit of a probe on the
+workload), every sample of FLAVOUR counts, wherever its first frame is:
+it is complete when its first frame is in one of the chain's functions
+and its frames are exactly the chain from that function on (a hit in
+mid2: mid2, mid1, top, main). A first frame elsewhere (the [uprobes] page)
+makes it incomplete.
 
 Prints a table (leaf samples, complete, share, required share) and the most
 frequent incomplete chains, then "counts: P F S" for make check and
@@ -126,15 +134,18 @@ def describe(frames):
     return ' <- '.join(names) + more
 
 
-def analyse(path):
+def analyse(path, every=False):
+    """(samples, counted samples, complete ones, incomplete chains): the
+    samples in leaf, or with every, all of them."""
     leaf = done = total = 0
     bad = collections.Counter()
     for frames in samples(path):
         total += 1
-        if not frames or func(frames[0][1]) != 'leaf':
+        first = func(frames[0][1]) if frames else None
+        if not every and first != 'leaf':
             continue
         leaf += 1
-        if complete(frames, CHAIN):
+        if first in CHAIN and complete(frames, CHAIN[CHAIN.index(first):]):
             done += 1
         else:
             bad[describe(frames)] += 1
@@ -298,6 +309,8 @@ def main():
                     help="of RUN's samples with the leaf outside the program that "
                     "go on into it, at least PCT%% enter it at a call site that "
                     "REF's do too (with --object)")
+    ap.add_argument('--every', action='append', default=[], metavar='FLAVOUR',
+                    help="every sample of FLAVOUR counts, complete from its first frame")
     ap.add_argument('--object', action='append', default=[], metavar='NAME',
                     help="a file name of the real program's own code")
     ap.add_argument('--min-samples', type=int, default=200)
@@ -330,7 +343,7 @@ def main():
             rows.append((fl, '-', '-', '-', '-', 'FAIL (no %s)' % path))
             failed += 1
             continue
-        total, leaf, done, bad = analyse(path)
+        total, leaf, done, bad = analyse(path, fl in args.every)
         share = share_of(done, leaf)
         problems = []
         if leaf < args.min_samples:
@@ -345,13 +358,14 @@ def main():
         req = '>= %g%%' % need[fl] if fl in need else '<= %g%%' % cap[fl] if fl in cap else '-'
         rows.append((fl, str(leaf), str(done), '%.1f%%' % share, req, result))
         for chain, n in bad.most_common(3):
-            notes.append('%-8s %5d x %s' % (fl, n, chain))
+            notes.append('%-11s %5d x %s' % (fl, n, chain))
 
-    fmt = '    %-8s %12s %9s %7s'
+    fmt = '    %-' + str(max([8] + [len(fl) for fl in args.flavours])) + 's %12s %9s %7s'
+    counted = 'samples' if set(args.flavours) <= set(args.every) else 'leaf samples'
     if args.figures:
-        print(fmt % ('flavour', 'leaf samples', 'complete', 'share'))
+        print(fmt % ('flavour', counted, 'complete', 'share'))
     else:
-        print((fmt + ' %9s  %s') % ('flavour', 'leaf samples', 'complete',
+        print((fmt + ' %9s  %s') % ('flavour', counted, 'complete',
                                      'share', 'required', 'result'))
     for fl, leaf, done, share, req, result in rows:
         if args.figures:
@@ -359,8 +373,12 @@ def main():
         else:
             print((fmt + ' %9s  %s') % (fl, leaf, done, share, req, result))
     print('    (complete: leaf <- %s, then anything)' % ' <- '.join(CHAIN[1:]))
+    if args.every:
+        print('    (%s: every sample, complete from its first frame, one of %s)'
+              % (', '.join(args.every), ', '.join(CHAIN)))
     if notes and not args.quiet:
-        print('    most frequent incomplete chains in leaf:')
+        print('    most frequent incomplete chains%s:' %
+              ('' if args.every else ' in leaf'))
         for n in notes:
             print('      ' + n)
     if args.figures:

@@ -3,9 +3,12 @@
 # without frame pointers, with SFrame V3 (-sframe) and without (-nofp).
 #   scripts/demo.sh [--no-boot]
 # Expects the root, base, tree and kernel made (the Makefile does that
-# first). Builds workloads/, boots the kernel once, profiles both flavours
-# with perf record -e cpu-clock:u --call-graph fp,defer, and shows perf
-# report's call graphs and the share of complete callchains.
+# first). Builds workloads/ and the real program (scripts/real.sh, sqlite3)
+# in both flavours, boots the kernel once, profiles each with perf record
+# -e cpu-clock:u --call-graph fp,defer, and shows perf report's call graphs
+# and the share of complete callchains; then the real program's two flame
+# graphs side by side (scripts/flamegraph.sh: build/demo/flame/index.html,
+# a screenshot beside it) and their checks, "N passed, N failed".
 # --no-boot shows the results of the last run (build/demo) again.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
@@ -15,6 +18,8 @@ e2e_config
 out=$BUILD/demo
 read -r -a flavours <<< "${DEMO_FLAVOURS:-sframe nofp}"
 name=$E2E_WORKLOAD
+# The real program in the same two flavours, for the flame graphs.
+real_demo_runs=("real-sframe:fp,defer:sframe" "real-nofp:fp,defer:nofp")
 
 describe() {
 	case "$1" in
@@ -32,14 +37,28 @@ info "leaf <- mid2 <- mid1 <- top <- main. Built with -O2 as:"
 for f in "${flavours[@]}"; do
 	info "  $name-$f: $(describe "$f")"
 done
+info "The real program of make e2e, sqlite3 (real.pin) running workloads/real.sql,"
+info "built as sqlite3-sframe and sqlite3-nofp the same way, for flame graphs."
 
 if [ "$boot" = 1 ]; then
 	stage "demo workloads"
 	e2e_workloads
+	"$TOP/scripts/real.sh" sframe nofp
+	# Installs what it lacks before the boot, not after it.
+	"$TOP/scripts/flame-tools.sh" | grep -v '^template: '
+
 	stage "demo boot (${VARIANT:-default} kernel): perf record -F $E2E_FREQ -e cpu-clock:u --call-graph fp,defer"
-	RUNS=()
+	RUNS=() opts=()
 	e2e_runs "${flavours[@]}"
-	e2e_boot "$out" --report "${RUNS[@]}"
+	real_runs "${real_demo_runs[@]}"
+	for f in "${flavours[@]}"; do
+		opts+=(--report "$f")
+	done
+	# The flame graphs read the real program's perf.data on the host.
+	for r in "${real_demo_runs[@]%%:*}"; do
+		opts+=(--record-only "$r")
+	done
+	e2e_boot "$out" "${opts[@]}" "${RUNS[@]}"
 fi
 
 for f in "${flavours[@]}"; do
@@ -60,3 +79,6 @@ done
 
 stage "callchain completeness (samples in leaf with leaf <- mid2 <- mid1 <- top <- main)"
 e2e_table "$out" --figures --quiet "${flavours[@]}"
+
+"$TOP/scripts/flamegraph.sh" "$out" "real-sframe=sqlite3-sframe: $(describe sframe)" \
+	"real-nofp=sqlite3-nofp: $(describe nofp)"

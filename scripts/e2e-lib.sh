@@ -6,7 +6,8 @@
 
 # Settings from config/e2e.conf; a variable set in the environment wins.
 E2E_VARS="E2E_WORKLOAD E2E_FREQ E2E_MIN_SAMPLES FP_MIN_COMPLETE SFRAME_MIN_COMPLETE NOFP_MAX_COMPLETE
-REAL_SFRAME_MIN_COMPLETE REAL_SFRAME_MAX_BEHIND_DWARF"
+REAL_SFRAME_MIN_COMPLETE REAL_SFRAME_MAX_BEHIND_DWARF PROBE_ROUNDS PROBE_MIN_COMPLETE
+FLAME_MIN_DEPTH FLAME_SFRAME_MIN_MAIN FLAME_NOFP_MAX_MAIN"
 e2e_config() {
 	local v saved=()
 	for v in $E2E_VARS; do
@@ -45,22 +46,86 @@ REAL_OBJECTS="sqlite3 libsqlite3.so.0"
 REAL_ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
 REAL_RUNS="real-sframe:fp,defer:sframe real-fp:fp,defer:fp real-dwarf:dwarf:sframe"
 
-# real_runs: append the real program's runs to the array RUNS.
+# real_runs [RUN...]: append the real program's runs (LABEL:CALLGRAPH:BUILD,
+# by default REAL_RUNS) to the array RUNS.
 real_runs() {
 	local r
-	for r in $REAL_RUNS; do
+	# shellcheck disable=SC2086 # the runs, one word each
+	[ $# -gt 0 ] || set -- $REAL_RUNS
+	for r in "$@"; do
 		RUNS+=("${r%:*}:build/real/${r##*:}/sqlite3 $REAL_ARGS")
 	done
 }
 
-# e2e_boot OUTDIR [--report] RUN...: one boot that profiles each RUN
-# (e2e_runs, real_runs); results in OUTDIR.
+# Probes (perf probe, issue 11 item 5), runs LABEL=POINT[,POINT] on
+# chain-sframe (workloads/chain.c: the functions named here are its own),
+# each recorded with --call-graph fp,defer for PROBE_ROUNDS rounds, every
+# hit a sample: probe-func at leaf's first instruction (a store, which
+# uprobes single-step out of line) and at mid2 past its prologue ("+@":
+# probe_point), probe-sdt at the USDT marker at the end of leaf (a nop,
+# emulated), probe-uret at that marker while a uretprobe on mid1 is
+# pending, so that each chain crosses the uretprobe trampoline, and the
+# uretprobe's own hits, which start in top. Every hit counts
+# (callchains.py --every).
+PROBE_RUNS="probe-func=leaf,mid2+@ probe-sdt=sdt_chain:leaf_done
+probe-uret=sdt_chain:leaf_done,mid1%return"
+PROBE_BIN=build/workloads/chain-sframe
+
+# probe_point BIN POINT: POINT with "FUNC+@" made FUNC+OFF, OFF the offset of
+# the instruction after FUNC's stack allocation (sub $N,%rsp): past the
+# prologue, and one that uprobes single-step (not a push, nop, call or
+# jump, which they emulate).
+probe_point() {
+	local fn dis start at insn
+	case "$2" in
+	*+@) fn=${2%+@} ;;
+	*) echo "$2"; return ;;
+	esac
+	dis=$(in_root objdump -d --no-show-raw-insn --disassemble="$fn" "$1")
+	start=$(sed -n "s/^0*\([0-9a-f]*\) <$fn>:\$/\1/p" <<<"$dis")
+	read -r at insn < <(awk '/sub +\$0x[0-9a-f]+,%rsp/ { getline; sub(/:/, ""); print $1, $2; exit }' <<<"$dis") || true
+	if [ -z "$start" ] || [ -z "${at:-}" ]; then
+		die "$1: no stack allocation in $fn: no probe point past its prologue"
+	fi
+	case "$insn" in
+	push*|nop*|call*|j*) die "$1: $fn+$((0x$at - 0x$start)) is $insn, which uprobes emulate" ;;
+	esac
+	printf '%s+%d\n' "$fn" $((0x$at - 0x$start))
+}
+
+# probe_runs: append the probe runs to the array RUNS and their points, as
+# e2e-guest.sh options, to the array PROBE_OPTS.
+probe_runs() {
+	local r label pts pt p
+	for r in $PROBE_RUNS; do
+		label=${r%%=*} pts=
+		IFS=, read -ra p <<<"${r#*=}"
+		for pt in "${p[@]}"; do
+			pts+=${pts:+,}$(probe_point "$TOP/$PROBE_BIN" "$pt")
+		done
+		RUNS+=("$label:fp,defer:$PROBE_BIN -n $PROBE_ROUNDS")
+		PROBE_OPTS+=(--probe "$label=$pts")
+	done
+}
+
+# e2e_boot OUTDIR [--report LABEL | --record-only LABEL]... RUN...: one boot
+# that profiles each RUN (e2e_runs, real_runs, probe_runs: with the options
+# PROBE_OPTS), with perf report for the --report LABELs, no perf script for
+# the --record-only ones (e2e-guest.sh); results in OUTDIR. The arguments
+# reach the guest in the file OUTDIR.args: on the kernel command line, which
+# carries the guest's command, they would not fit in its 2048 bytes.
 e2e_boot() {
 	local out=$1 opts=()
 	shift
-	[ "$1" = --report ] && { opts+=(--report); shift; }
-	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" \
-		"${opts[@]}" --freq "$E2E_FREQ" "$out" "$@"
+	while [ "$1" = --report ] || [ "$1" = --record-only ]; do
+		opts+=("$1" "$2")
+		shift 2
+	done
+	# As the guest sees them (vm-raw.sh does the same for a command).
+	root_args ${opts[@]+"${opts[@]}"} ${PROBE_OPTS[@]+"${PROBE_OPTS[@]}"} \
+		--freq "$E2E_FREQ" "$out" "$@"
+	printf '%s\n' "${RARGS[@]}" > "$out.args"
+	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" --args-file "$out.args"
 }
 
 # e2e_vm OUTDIR GUEST-SCRIPT ARG...: one boot that runs GUEST-SCRIPT, which
@@ -107,6 +172,19 @@ real_table() {
 		--agree real-sframe=real-dwarf:"$REAL_SFRAME_MIN_AGREE" \
 		${REAL_SFRAME_B_PENDING:+--pending real-sframe="$REAL_SFRAME_B_PENDING"} \
 		"$@" "$out" $(for r in $REAL_RUNS; do echo "${r%%:*}"; done)
+}
+
+# probe_table OUTDIR [callchains.py options]: the probe runs' table and
+# the checks of config/e2e.conf.
+probe_table() {
+	local out=$1 r args=()
+	shift
+	for r in $PROBE_RUNS; do
+		args+=(--min "${r%%=*}=$PROBE_MIN_COMPLETE" --every "${r%%=*}")
+	done
+	# shellcheck disable=SC2046 # the labels, one word each
+	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" "${args[@]}" \
+		"$@" "$out" $(for r in $PROBE_RUNS; do echo "${r%%=*}"; done)
 }
 
 # e2e_parse_args ARGS...: the one option of e2e.sh, demo.sh and bench.sh:

@@ -7,10 +7,13 @@
 # once and profiles
 #   each workload flavour with  perf record -e cpu-clock:u --call-graph fp,defer
 #   the real program's builds   the same, and --call-graph dwarf (SFrame build)
+#   perf probe points on the SFrame workload, --call-graph fp,defer
+#                               (e2e-lib.sh's PROBE_RUNS)
 # then counts, for the workload, the samples in leaf whose user callchain is
 # complete (leaf <- mid2 <- mid1 <- top <- main) and, for the real program,
 # A: the samples with the leaf in its own code whose chain is complete to
-# main and B: all samples whose chain reaches main (scripts/callchains.py).
+# main and B: all samples whose chain reaches main (scripts/callchains.py);
+# for the probes, the hits whose chain is complete.
 # Thresholds: config/e2e.conf. --no-boot checks the results of the last run
 # (build/e2e) again.
 # Ends with "N passed, N failed" (both tables); exits non-zero on a miss.
@@ -27,9 +30,10 @@ if [ "$boot" = 1 ]; then
 	stage "e2e workloads ($E2E_WORKLOAD: ${flavours[*]})"
 	e2e_workloads
 	"$TOP/scripts/real.sh"
-	RUNS=()
+	RUNS=() PROBE_OPTS=()
 	e2e_runs "${flavours[@]}"
 	real_runs
+	probe_runs
 	stage "e2e boot (${VARIANT:-default} kernel): perf record, ${E2E_FREQ} Hz: ${RUNS[*]%%:build/*}"
 	e2e_boot "$out" "${RUNS[@]}"
 fi
@@ -51,6 +55,8 @@ info "took $(( $(date +%s) - t0 )) s; perf script output: ${out#"$TOP"/}/LABEL.t
 table workload e2e_table "$out" "${flavours[@]}"
 stage "e2e real program: sqlite3 (real.pin), workloads/real.sql (real-sframe: A >= $REAL_SFRAME_MIN_COMPLETE%, B >= real-dwarf's - $REAL_SFRAME_MAX_BEHIND_DWARF)"
 table "real program" real_table "$out"
+stage "e2e probes: perf probe on $PROBE_BIN, $PROBE_ROUNDS rounds (>= $PROBE_MIN_COMPLETE% complete each)"
+table probe probe_table "$out"
 echo "counts: $passed $failed $skipped"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

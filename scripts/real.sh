@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # make real: the real program of the e2e check (real.pin), built twice.
-#   scripts/real.sh
+#   scripts/real.sh [FLAVOUR...]
 # Fetches the pinned Debian source package with apt-get source, once: it is
 # kept under ~/.cache/linux-sframe/src/. Checks it (the .dsc's sha256 is
 # pinned, the .dsc gives the sha256 of the other files), unpacks it with
 # Debian's patches into build/real/src, generates sqlite3's amalgamation
 # there (sqlite3.c, shell.c; configure and make, with the JimTcl that
 # sqlite3 bundles: no tclsh needed) and builds, with workloads/Makefile's
-# target "real", for FLAVOUR sframe and fp (the workloads' flags):
+# target "real", for FLAVOUR sframe and fp (the workloads' flags; the
+# FLAVOURs given instead: the demo builds sframe and nofp):
 #   build/real/FLAVOUR/libsqlite3.so.0   the library, a shared object
 #   build/real/FLAVOUR/sqlite3           the shell: DT_NEEDED libsqlite3.so.0,
 #                                        found through its RUNPATH $ORIGIN
@@ -136,6 +137,10 @@ if [ "$(cat "$REAL/src/.unpacked" 2>/dev/null)" != "$want" ]; then
 	echo "$want" > "$REAL/src/.unpacked"
 fi
 
+flavours=(sframe fp)
+[ $# = 0 ] || flavours=("$@")
 t=$(date +%s)
-in_root make -s -j"$(nproc)" -C workloads real REAL_SRC="$REAL/src" REAL_OUT="$REAL"
-info "built in $(( $(date +%s) - t )) s: $(cd "$REAL" && echo */sqlite3 */libsqlite3.so.0)"
+in_root make -s -j"$(nproc)" -C workloads real REAL_SRC="$REAL/src" REAL_OUT="$REAL" \
+	REAL_FLAVOURS="${flavours[*]}"
+info "built in $(( $(date +%s) - t )) s: $(cd "$REAL" &&
+	for f in "${flavours[@]}"; do echo "$f/sqlite3 $f/libsqlite3.so.0"; done | xargs)"

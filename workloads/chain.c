@@ -16,6 +16,8 @@
  * leaf keeps a frame too: gcc 16 gives a leaf without a stack frame no frame
  * pointer even with -mno-omit-leaf-frame-pointer, which would drop mid2
  * from every frame-pointer sample taken in leaf.
+ * leaf ends with a USDT marker, sdt_chain:leaf_done (workloads/sdt.h), for
+ * the e2e stage's probes.
  *
  * Usage: chain [SECONDS]   run for SECONDS of process CPU time (default 1.5)
  *        chain -n ROUNDS   run exactly ROUNDS rounds (fully deterministic)
@@ -26,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "sdt.h"
 
 #define NOINLINE __attribute__((noinline, noclone))
 #define SPIN 200000L	/* leaf iterations per round: well under 1 ms */
@@ -39,6 +43,8 @@ NOINLINE long leaf(long n)
 	pad[0] = (char)n;
 	for (i = 0; i < n; i++)
 		acc = acc * 6364136223846793005L + i + pad[0];
+	/* In leaf's middle: the e2e stage probes it (perf probe sdt_chain:leaf_done). */
+	SDT_MARKER(chain, leaf_done);
 	return acc;
 }
 

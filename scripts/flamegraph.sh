@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The demo's flame graphs: two perf recordings side by side, checked in
+# headless Chromium.
+#   scripts/flamegraph.sh DIR DEEP=TITLE SHALLOW=TITLE
+# DIR/LABEL.data are perf record --call-graph fp,defer runs of the guest
+# (demo.sh: the real program's SFrame build, DEEP, and the same build
+# without SFrame, SHALLOW). Writes into DIR/flame/:
+#   LABEL.html        perf script report flamegraph (perf's own flame graph
+#                     report, run in the build root), with d3-flame-graph's
+#                     template from npm (scripts/flame-tools.sh): one file,
+#                     no network
+#   index.html        both graphs side by side under their TITLEs: open it
+#   flamegraph.png    headless Chromium's screenshot of index.html
+#   LABEL.dom.html    each graph as Chromium drew it (--dump-dom)
+# and checks them (scripts/flames.py check, thresholds in config/e2e.conf):
+# DEEP's stacks reach main and go FLAME_MIN_DEPTH frames up from it, in the
+# data and as drawn; SHALLOW's do not. Ends with "N passed, N failed".
+. "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/e2e-lib.sh"
+
+[ $# = 3 ] || die "usage: flamegraph.sh DIR DEEP=TITLE SHALLOW=TITLE"
+e2e_config
+out=$(cd "$1" && pwd -P) deep=${2%%=*} shallow=${3%%=*}
+fl=$out/flame
+# The screenshot's width; each graph gets about half of it.
+width=1600 col=784
+
+tools=$("$TOP/scripts/flame-tools.sh") ||
+	{ printf '%s\n' "$tools"; die "scripts/flame-tools.sh failed"; }
+template=${tools##*template: }
+
+stage "flame graphs: perf script report flamegraph (${fl#"$TOP"/})"
+t0=$(date +%s)
+rm -rf "$fl"
+mkdir -p "$fl"
+# The build root sees this checkout, not ~/.cache.
+cp "$template" "$fl/.template.html"
+for l in "$deep" "$shallow"; do
+	[ -f "$out/$l.data" ] || die "no $out/$l.data: run make demo without --no-boot"
+	# Options before -- are perf script's, after it flamegraph.py's (which
+	# reads the header of -i's file for the graph's "Context" button).
+	in_root perf script report flamegraph -i "$out/$l.data" -- -i "$out/$l.data" \
+		--template "$fl/.template.html" -o "$fl/$l.html" > "$fl/$l.log" 2>&1 ||
+		{ cat "$fl/$l.log"; die "perf script report flamegraph failed for $l"; }
+	# Without the template, flamegraph.py makes a page that loads d3 from the
+	# network: not what we want.
+	! grep -q 'Error reading template' "$fl/$l.log" ||
+		{ cat "$fl/$l.log"; die "perf did not use the template ${template}"; }
+done
+rm -f "$fl/.template.html"
+
+# chrome ARG...: headless Chromium (as root it needs --no-sandbox), with a
+# throwaway profile; virtual time lets the graphs' transitions finish.
+chrome() {
+	local prof rc=0
+	prof=$(mktemp -d)
+	chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run \
+		--user-data-dir="$prof" --virtual-time-budget=5000 "$@" 2>> "$fl/chromium.log" || rc=$?
+	rm -rf "$prof"
+	return "$rc"
+}
+url() { python3 -c 'import pathlib, sys; print(pathlib.Path(sys.argv[1]).as_uri())' "$1"; }
+# Each graph as wide as index.html's iframes will be; the index's height
+# follows what Chromium drew.
+for l in "$deep" "$shallow"; do
+	chrome --window-size="$col,900" --dump-dom "$(url "$fl/$l.html")" > "$fl/$l.dom.html" ||
+		die "chromium failed on $l.html (log: ${fl#"$TOP"/}/chromium.log)"
+done
+size=$("$TOP/scripts/flames.py" index --width "$width" \
+	--title "sqlite3 (real.pin) running workloads/real.sql: user stacks from perf record --call-graph fp,defer" \
+	--note "Both builds: gcc -O2 -fomit-frame-pointer. Kernel $(sed -n \
+'s/^--- kernel \([^,]*\),.*/\1/p' "$out/guest.out") with the SFrame series, under QEMU; perf record -F $E2E_FREQ -e cpu-clock:u. Click a frame to zoom in." \
+	"$fl" "$2" "$3")
+
+chrome --window-size="$size" --screenshot="$fl/flamegraph.png" "$(url "$fl/index.html")" ||
+	die "chromium failed to take the screenshot (log: ${fl#"$TOP"/}/chromium.log)"
+info "made in $(( $(date +%s) - t0 )) s; open ${fl#"$TOP"/}/index.html in a browser"
+info "  ($(url "$fl/index.html")), screenshot: ${fl#"$TOP"/}/flamegraph.png"
+
+stage "flame graph checks ($deep: >= $FLAME_SFRAME_MIN_MAIN% reach main, $FLAME_MIN_DEPTH frames from main up; $shallow: <= $FLAME_NOFP_MAX_MAIN%, fewer)"
+"$TOP/scripts/flames.py" check --depth "$FLAME_MIN_DEPTH" \
+	--min-main "$deep=$FLAME_SFRAME_MIN_MAIN" --max-main "$shallow=$FLAME_NOFP_MAX_MAIN" \
+	--deep "$deep" --shallow "$shallow" --screenshot "$fl/flamegraph.png" "$fl"
