@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# make configs [CONFIGS='debian i386']: build the objects the series touches
-# (scripts/objects-lib.sh) in the configurations distributions and bots
-# build, one test each. A whole kernel per configuration is too slow here;
-# make prepare once per configuration (kept in build/configs/NAME, so the
-# next run is incremental), then every object the series touches, with W=1,
-# sparse and objtool. When all of them pass for exactly patches/series, the
+# make configs [CONFIGS='debian i386']: build what the series touches
+# (objects, and directories whose build it changes: scripts/objects-lib.sh)
+# in the configurations distributions and bots build, one test each. A
+# whole kernel per configuration is too slow here: make prepare once per
+# configuration (kept in build/configs/NAME, so the next run is
+# incremental), then what the series touches, with W=1, sparse and objtool. When all of them pass for exactly patches/series, the
 # result is recorded in patches/configs.ok, which make check compares
 # (stage configs-check).
 #
@@ -127,9 +127,9 @@ stage "configurations: ${names[*]}"
 series_objects "$TREE" > "$BUILD/configs.objects"
 mapfile -t objects < "$BUILD/configs.objects"
 rm -f "$BUILD/configs.objects"
-info "${#objects[@]} objects the series touches: ${objects[*]}"
+info "${#objects[@]} targets the series touches (objects, directories): ${objects[*]}"
 [ "${#OTHER_HEADERS[@]}" = 0 ] ||
-	info "compiled by all of them: ${OTHER_HEADERS[*]}"
+	info "headers left out (in nearly every object, or UAPI definitions the objects use): ${OTHER_HEADERS[*]}"
 
 passed=0 failed=0
 declare -a results record
@@ -148,11 +148,11 @@ for name in "${names[@]}"; do
 		secs=$(( $(date +%s) - t0 ))
 		[ "${#ABSENT[@]}" = 0 ] || info "not built by this configuration: ${ABSENT[*]}"
 		info "$NOTE"
-		info "ok: $name, ${#BUILT[@]} of ${#objects[@]} objects ($secs s)"
-		results+=("$(printf '%-7s ok   %2d/%d objects  %4d s  %s' "$name" "${#BUILT[@]}" \
+		info "ok: $name, ${#BUILT[@]} of ${#objects[@]} targets ($secs s)"
+		results+=("$(printf '%-7s ok   %2d/%d targets  %4d s  %s' "$name" "${#BUILT[@]}" \
 			"${#objects[@]}" "$secs" "$WHAT")")
 		# The record leaves the time out: the same result gives the same file.
-		record+=("$(printf '%-7s ok   %2d/%d objects  %s' "$name" "${#BUILT[@]}" "${#objects[@]}" "$WHAT")")
+		record+=("$(printf '%-7s ok   %2d/%d targets  %s' "$name" "${#BUILT[@]}" "${#objects[@]}" "$WHAT")")
 		[ "${#ABSENT[@]}" = 0 ] || {
 			results+=("        not built by this configuration: ${ABSENT[*]}")
 			record+=("${results[-1]}")
@@ -171,11 +171,11 @@ printf '    %s\n' "${results[@]}"
 if [ "$failed" = 0 ] && [ "${names[*]}" = "$ALL" ] &&
 	[ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 	{
-		echo "# 'make configs' (scripts/configs.sh) built the objects the series touches,"
+		echo "# 'make configs' (scripts/configs.sh) built what the series touches,"
 		echo "# with W=1, sparse and objtool, in each configuration below, for the"
 		echo "# series whose patch ids follow. make check (stage configs-check) compares"
 		echo "# the ids with patches/series; rerun: make configs"
-		echo "objects: ${objects[*]}"
+		echo "targets: ${objects[*]}"
 		printf 'result: %s\n' "${record[@]}"
 		series_ids
 	} > "$TOP/patches/configs.ok"

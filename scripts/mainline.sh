@@ -2,7 +2,7 @@
 # make mainline: the series on the newest kernel source in Debian (sid or
 # experimental: linux-source-X.Y with the highest version; MAINLINE=X.Y=VER
 # picks one). "git am" of the series (base..HEAD of build/linux) onto it in
-# build/mainline/linux, then the objects the series touches, built as in
+# build/mainline/linux, then what the series touches, built as in
 # 'make configs' (W=1, sparse, objtool) with make check's kernel config
 # (tinyconfig + config/vng.config + config/sframe.config) in
 # build/mainline/obj. When it passes for exactly patches/series, the result
@@ -70,7 +70,7 @@ for p in "$BUILD/mainline/patches"/*.patch; do
 done
 info "$n of $total patches applied without fuzz ($(( $(date +%s) - t0 )) s so far)"
 
-stage "objects of the series on $version (make check's config)"
+stage "what the series touches, built on $version (make check's config)"
 t1=$(date +%s)
 frags=("$TOP/config/vng.config" "$TOP/config/sframe.config")
 stamp=$({ git -C "$MTREE" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
@@ -85,23 +85,23 @@ for opt in CONFIG_HAVE_UNWIND_USER_SFRAME=y CONFIG_SFRAME_KUNIT_TEST=y CONFIG_PE
 	grep -qx "$opt" "$MOBJ/.config" || die "the config of $version lacks $opt"
 done
 mapfile -t objects < <(series_objects "$MTREE")
-info "${#objects[@]} objects the series touches: ${objects[*]}"
+info "${#objects[@]} targets the series touches (objects, directories): ${objects[*]}"
 if ! build_objects "$MTREE" "$MOBJ" "$LOGS" "${objects[@]}"; then
 	die "the series does not build on $version (above); rerun: make mainline"
 fi
 [ "${#ABSENT[@]}" = 0 ] || info "not built by this configuration: ${ABSENT[*]}"
 info "$NOTE"
 secs=$(( $(date +%s) - t0 ))
-result="$pkg $version: $n/$total patches apply with git am; ${#BUILT[@]}/${#objects[@]} objects build (W=1, sparse, objtool)"
-info "ok: $result; objects $(( $(date +%s) - t1 )) s, $secs s in all"
+result="$pkg $version: $n/$total patches apply with git am; ${#BUILT[@]}/${#objects[@]} targets build (W=1, sparse, objtool)"
+info "ok: $result; build $(( $(date +%s) - t1 )) s, $secs s in all"
 
 if [ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 	{
 		echo "# 'make mainline' (scripts/mainline.sh) applied the series whose patch ids"
-		echo "# follow to the newest kernel source in Debian and built the objects it"
+		echo "# follow to the newest kernel source in Debian and built what it"
 		echo "# touches. make check (stage mainline-check) compares the ids with"
 		echo "# patches/series; rerun: make mainline"
-		echo "objects: ${objects[*]}"
+		echo "targets: ${objects[*]}"
 		echo "result: $result"
 		series_ids
 	} > "$TOP/patches/mainline.ok"

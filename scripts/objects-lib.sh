@@ -88,13 +88,19 @@ includers() {
 		}' | sort -u
 }
 
-# series_objects TREE: the objects the series (TREE against its tag base, with uncommitted changes) touches,
-# one a line, sorted: every .c file it changes or adds and every .c file
-# that #includes one (compat_binfmt_elf.c includes binfmt_elf.c), and every
-# .c file that includes a header it changes or adds, directly or through
-# one header that does. A header with more than WIDE_HEADER includers is
-# compiled by nearly every object anyway, and a UAPI header adds
-# definitions that the objects above use: they land in OTHER_HEADERS.
+# series_objects TREE: what the series (TREE against its tag base, with
+# uncommitted changes) touches, one a line, sorted: objects, and
+# directories (D/) where it changes how a directory is built.
+# - every .c or .S file it changes or adds, and every .c file that
+#   #includes one (compat_binfmt_elf.c includes binfmt_elf.c);
+# - every .c file that includes a header it changes or adds, directly or
+#   through one header that does. A header with more than WIDE_HEADER
+#   includers is compiled by nearly every object anyway, and a UAPI header
+#   adds definitions that the objects above use: they land in
+#   OTHER_HEADERS;
+# - a Makefile or Kbuild change: the objects it lists, or, when it changes
+#   more than lists of objects (flags, rules), its directory; a linker
+#   script or an included makefile: the directory of the nearest Makefile.
 series_objects() {
 	local tree=$1 h
 	local -a changed headers hop
@@ -124,16 +130,41 @@ series_objects() {
 				grep "^$h	" "$inc" | cut -f2 | grep '\.c$' >> "$out" || true
 		done
 	fi
-	sed 's/\.c$/.o/' "$out" | sort -u
+	for h in "${changed[@]}"; do
+		case "$h" in
+		*/uapi/*|*.c|*.h|*Kconfig*) ;;
+		*/Makefile|*/Kbuild)
+			git -C "$tree" diff -U0 base -- "$h" | sed -n '/^+++ /d; s/^+//p' > "$inc"
+			if grep -v -E '^[[:space:]]*(#.*)?$|^(obj|lib)-[^=]*[:+]?=' "$inc" | grep -q .; then
+				echo "${h%/*}/" >> "$out"
+			else
+				grep -o -E '[a-z0-9_][a-z0-9_-]*\.o\b' "$inc" | sed "s,^,${h%/*}/," >> "$out" || true
+			fi ;;
+		*.S)
+			case "$h" in *.lds.S) ;; *) echo "${h%.S}.o" >> "$out"; continue ;; esac ;&
+		*)
+			h=${h%/*}
+			while [ "$h" != "${h%/*}" ] && [ ! -f "$tree/$h/Makefile" ] && [ ! -f "$tree/$h/Kbuild" ]; do
+				h=${h%/*}
+			done
+			[ "$h" = "${h%/*}" ] || echo "$h/" >> "$out" ;;
+		esac
+	done
+	# A directory builds everything below it: no other directory there.
+	sed 's/\.c$/.o/' "$out" | sort -u > "$inc"
+	awk 'NR == FNR { if ($0 ~ /\/$/) dirs[$0] = 1; next }
+		/\/$/ { for (d in dirs) if (d != $0 && index($0, d) == 1) next }
+		{ print }' "$inc" "$inc"
 	rm -f "$inc" "$out"
 }
 
-# config_objects TREE OBJDIR OBJECT...: the OBJECTs that this configuration
-# builds (into vmlinux or a module), one a line: kbuild names the objects
-# and subdirectories of every directory on the way (its Makefile evaluated
-# by scripts/Makefile.build against OBJDIR's include/config/auto.conf), and
-# an object counts when its directory lists it and every directory above
-# lists the one below, up to a top-level directory (always built).
+# config_objects TREE OBJDIR TARGET...: the TARGETs (objects, directories
+# D/) that this configuration builds (into vmlinux or a module), one a
+# line: kbuild names the objects and subdirectories of every directory on
+# the way (its Makefile evaluated by scripts/Makefile.build against
+# OBJDIR's include/config/auto.conf), and an object counts when its
+# directory lists it and every directory above lists the one below, up to
+# a top-level directory (always built).
 config_objects() {
 	local tree=$1 obj=$2 o d bits=64
 	shift 2
@@ -159,8 +190,10 @@ config_objects() {
 	rm -f "$BUILD/.dirs"
 	for o in "$@"; do
 		local in=1 d=${o%/*} line
-		line=$(grep "^$d|" "$BUILD/.dirobjs" || true)
-		[[ " $(cut -d'|' -f2 <<<"$line") " == *" $o "* ]] || in=0
+		if [[ $o != */ ]]; then
+			line=$(grep "^$d|" "$BUILD/.dirobjs" || true)
+			[[ " $(cut -d'|' -f2 <<<"$line") " == *" $o "* ]] || in=0
+		fi
 		while [ "$in" = 1 ] && [ "$d" != "${d%/*}" ] && [ "$d" != arch/x86 ]; do
 			line=$(grep "^${d%/*}|" "$BUILD/.dirobjs" || true)
 			[[ " $(cut -d'|' -f3 <<<"$line") " == *" $d "* ]] || in=0
@@ -210,11 +243,19 @@ build_objects() {
 
 	# Build from scratch every time (ccache makes it cheap): a warning is
 	# printed again on every run, not only when the object changes.
-	for o in "${BUILT[@]}"; do rm -f "$obj/$o"; done
+	for o in "${BUILT[@]}"; do
+		case "$o" in
+		*/) rm -rf "${obj:?}/$o" ;;
+		*) rm -f "$obj/$o" ;;
+		esac
+	done
 	t0=$(date +%s)
 	kmake_in "$tree" "$obj" "${KMAKE_ARGS[@]}" W=1 "${BUILT[@]}" > "$logs/build.log" 2>&1 || rc=$?
 	for o in "${BUILT[@]}"; do
-		[ -f "$obj/$o" ] || { info "$o was not built"; rc=1; }
+		case "$o" in
+		*/) [ -n "$(find "$obj/$o" -name '*.o' -print -quit 2>/dev/null)" ] ;;
+		*) [ -f "$obj/$o" ] ;;
+		esac || { info "$o was not built"; rc=1; }
 	done
 	n=$(grep -c -E '(warning|error):' "$logs/build.log" || true)
 	if [ "$rc" != 0 ] || [ "$n" != 0 ]; then
@@ -222,7 +263,7 @@ build_objects() {
 		info "the objects do not build cleanly: $n warning(s) or error(s), make exit $rc (log: ${logs#"$TOP"/}/build.log)"
 		return 1
 	fi
-	info "W=1 build of ${#BUILT[@]} objects: no warning ($(( $(date +%s) - t0 )) s)"
+	info "W=1 build of ${#BUILT[@]} targets: no warning ($(( $(date +%s) - t0 )) s)"
 
 	# sparse (C=2 checks the objects without building them again).
 	kmake_in "$tree" "$obj" "${KMAKE_ARGS[@]}" C=2 "${BUILT[@]}" > "$logs/sparse.log" 2>&1 ||
@@ -255,13 +296,15 @@ build_objects() {
 	fi
 	# --ibt needs the linked vmlinux.o; everything else holds per object.
 	args=$(sed 's/ *--ibt//' <<<"$args")
+	local -a objs
+	mapfile -t objs < <(printf '%s\n' "${BUILT[@]}" | grep '\.o$' || true)
 	# shellcheck disable=SC2016
 	in_root bash -c 'cd "$1"; shift; args=$1; shift
 		for o in "$@"; do
 			# kbuild ran it on a single-object module: in build.log.
 			grep -q "objtool/objtool " "$(dirname "$o")/.$(basename "$o").cmd" && continue
 			./tools/objtool/objtool $args --dry-run "$o" 2>&1 || echo "objtool failed on $o"
-		done' - "$obj" "$args" "${BUILT[@]}" > "$logs/objtool.log"
+		done' - "$obj" "$args" "${objs[@]}" > "$logs/objtool.log"
 	if [ -s "$logs/objtool.log" ]; then
 		head -20 "$logs/objtool.log"
 		info "objtool: warnings (log: ${logs#"$TOP"/}/objtool.log)"

@@ -19,7 +19,7 @@ ids=$(series_ids)
 [ "$ids" = "$(grep -E '^[0-9a-f]{40}$' "$record")" ] ||
 	die "patches/$name.ok was recorded for another series: run 'make $name' and commit"
 sed -n 's/^result: //p' "$record" | while IFS= read -r line; do info "$line"; done
-info "objects: $(sed -n 's/^objects: //p' "$record")"
+info "targets: $(sed -n 's/^targets: //p' "$record")"
 info "recorded for exactly the $(wc -l <<<"$ids") patches of patches/series"
 if [ "$name" = mainline ] && newest_source 2>/dev/null; then
 	recorded=$(sed -n 's/^result: \(linux-source-[0-9.]* [^:]*\):.*/\1/p' "$record")
