@@ -7,8 +7,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check kernel selftests-build guest paths e2e real flame-tools bench bisect \
-	export vm clean distclean
+	bisect-check harness kernel selftests-build guest paths e2e real \
+	flame-tools bench bisect export vm clean distclean
 
 help: ## this list
 	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
@@ -18,7 +18,7 @@ demo: kernel           ## build, boot, profile programs built without frame poin
 	@$(S)/demo.sh
 check:                 ## the whole test suite, every stage below marked *
 	@$(S)/check.sh
-check-debug:           ## make check with the debug kernel (VARIANT=debug), without e2e
+check-debug:           ## make check with the debug kernel (VARIANT=debug): no e2e, no user-space stages
 	@VARIANT=debug $(S)/check.sh
 
 # The stages of make check, in its order.
@@ -35,6 +35,10 @@ checkpatch: series     ## * checkpatch --strict; warnings only with a waiver
 	@$(S)/checkpatch.sh
 bisect-check: series   ## * patches/bisect.ok names exactly this series
 	@$(S)/bisect-check.sh
+# The reader in user space (tools/testing/sframe of build/linux): no kernel
+# build, so they use build/linux as it is, with the work in it.
+harness: root          ## * the reader's user-space harness: self-tests, every IP of real files
+	@$(S)/harness.sh
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
 selftests-build: kernel ## * the series' kselftests build against its UAPI headers
@@ -65,6 +69,6 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args
+		build/*.args build/harness build/sframe-inputs
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build
