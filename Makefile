@@ -7,7 +7,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check harness kernel selftests-build guest paths e2e real \
+	bisect-check harness fuzz kernel selftests-build guest paths e2e real \
 	flame-tools bench bisect export vm clean distclean
 
 help: ## this list
@@ -39,6 +39,8 @@ bisect-check: series   ## * patches/bisect.ok names exactly this series
 # build, so they use build/linux as it is, with the work in it.
 harness: root          ## * the reader's user-space harness: self-tests, every IP of real files
 	@$(S)/harness.sh
+fuzz: root             ## * libFuzzer on the harness, 10^6 executions (FUZZ_RUNS, FUZZ_TIME)
+	@$(S)/fuzz.sh
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
 selftests-build: kernel ## * the series' kselftests build against its UAPI headers
@@ -69,6 +71,6 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/harness build/sframe-inputs
+		build/*.args build/harness build/fuzz build/sframe-inputs
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -74,6 +74,7 @@ run_stage bisect-check "$S/bisect-check.sh" || true
 # The reader in user space: the same for every kernel variant.
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage harness "$S/harness.sh" || true
+	run_stage fuzz "$S/fuzz.sh" || true
 fi
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" || true
