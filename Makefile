@@ -7,8 +7,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check harness fuzz kernel selftests-build guest paths e2e real \
-	flame-tools bench bisect export vm clean distclean
+	bisect-check harness fuzz difftest kernel selftests-build guest paths \
+	e2e real flame-tools bench bisect export vm clean distclean
 
 help: ## this list
 	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
@@ -41,6 +41,8 @@ harness: root          ## * the reader's user-space harness: self-tests, every I
 	@$(S)/harness.sh
 fuzz: root             ## * libFuzzer on the harness, 10^6 executions (FUZZ_RUNS, FUZZ_TIME)
 	@$(S)/fuzz.sh
+difftest: root         ## * the reader against binutils' libsframe, every IP of real files
+	@$(S)/difftest.sh
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
 selftests-build: kernel ## * the series' kselftests build against its UAPI headers
@@ -71,6 +73,6 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/harness build/fuzz build/sframe-inputs
+		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -75,6 +75,7 @@ run_stage bisect-check "$S/bisect-check.sh" || true
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage harness "$S/harness.sh" || true
 	run_stage fuzz "$S/fuzz.sh" || true
+	run_stage difftest "$S/difftest.sh" || true
 fi
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" || true
