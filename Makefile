@@ -8,7 +8,8 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
 	bisect-check harness fuzz difftest kernel selftests-build guest paths \
-	e2e real flame-tools bench bisect export vm clean distclean
+	e2e real flame-tools bench bisect export vm fuzz-mutants clean \
+	distclean
 
 help: ## this list
 	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
@@ -60,6 +61,8 @@ flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm
 	@$(S)/flame-tools.sh
 bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
 	@$(S)/bench.sh
+fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
+	@$(S)/fuzz-mutants.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
 	@$(S)/bisect.sh
 export:                ## make bisect, then rewrite patches/ from build/linux
@@ -73,6 +76,7 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs
+		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs \
+		build/fuzz-mutants
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build
