@@ -12,6 +12,7 @@
 #                                      lack (FLEX FDEs, an outermost function,
 #                                      a signal trampoline, large frames)
 #   build/real/sframe/                 sqlite3 and libsqlite3.so.0 (make real)
+#   build/obj's vDSO                   when a kernel build left one with SFrame
 #   the root's /usr/bin, /usr/sbin, /usr/lib/x86_64-linux-gnu
 #                                      Debian's own files (version 2 today)
 . "$(dirname "$0")/lib.sh"
@@ -47,8 +48,10 @@ if [ "$(cat "$out/.key" 2>/dev/null)" != "$key" ]; then
 	echo "$key" > "$out/.key"
 fi
 
+vdso=$KOBJ/arch/x86/entry/vdso/vdso64/vdso64.so.dbg
+[ -f "$vdso" ] || vdso=
 in_root python3 scripts/sframe/files.py build/workloads "$out/selftests" \
-	"$out/selftests/interp" "$out" "$BUILD/real/sframe" \
+	"$out/selftests/interp" "$out" "$BUILD/real/sframe" ${vdso:+"$vdso"} \
 	/usr/bin /usr/sbin /usr/lib/x86_64-linux-gnu > "$out/list"
 # Paths of this checkout as the root sees them, relative to it.
 root_args "$TOP/"
