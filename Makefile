@@ -7,8 +7,9 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
-	bisect-check configs-check mainline-check kernel selftests-build guest paths e2e \
-	real flame-tools bench bisect export configs mainline vm clean distclean
+	bisect-check configs-check mainline-check harness fuzz difftest kernel \
+	selftests-build guest paths e2e real flame-tools bench bisect export configs \
+	mainline vm fuzz-mutants clean distclean
 
 help: ## this list
 	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
@@ -18,7 +19,7 @@ demo: kernel           ## build, boot, profile programs built without frame poin
 	@$(S)/demo.sh
 check:                 ## the whole test suite, every stage below marked *
 	@$(S)/check.sh
-check-debug:           ## make check with the debug kernel (VARIANT=debug), without e2e
+check-debug:           ## make check with the debug kernel (VARIANT=debug): no e2e, no user-space stages
 	@VARIANT=debug $(S)/check.sh
 
 # The stages of make check, in its order.
@@ -39,6 +40,14 @@ configs-check: series  ## * patches/configs.ok names exactly this series
 	@$(S)/record-check.sh configs
 mainline-check: series ## * patches/mainline.ok names exactly this series
 	@$(S)/record-check.sh mainline
+# The reader in user space (tools/testing/sframe of build/linux): no kernel
+# build, so they use build/linux as it is, with the work in it.
+harness: root          ## * the reader's user-space harness: self-tests, every IP of real files
+	@$(S)/harness.sh
+fuzz: root             ## * libFuzzer on the harness, 10^6 executions (FUZZ_RUNS, FUZZ_TIME)
+	@$(S)/fuzz.sh
+difftest: root         ## * the reader against binutils' libsframe, every IP of real files
+	@$(S)/difftest.sh
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
 selftests-build: kernel ## * the series' kselftests build against its UAPI headers
@@ -56,6 +65,8 @@ flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm
 	@$(S)/flame-tools.sh
 bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
 	@$(S)/bench.sh
+fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
+	@$(S)/fuzz-mutants.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
 	@$(S)/bisect.sh
 configs: series        ## the series' objects in Debian's config, allmodconfig, i386, tiny64
@@ -73,6 +84,8 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/configs build/mainline
+		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs \
+		build/fuzz-mutants \
+		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

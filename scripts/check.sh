@@ -73,6 +73,12 @@ run_stage checkpatch "$S/checkpatch.sh" || true
 run_stage bisect-check "$S/bisect-check.sh" || true
 run_stage configs-check "$S/record-check.sh" configs || true
 run_stage mainline-check "$S/record-check.sh" mainline || true
+# The reader in user space: the same for every kernel variant.
+if [ "${VARIANT:-}" != debug ]; then
+	run_stage harness "$S/harness.sh" || true
+	run_stage fuzz "$S/fuzz.sh" || true
+	run_stage difftest "$S/difftest.sh" || true
+fi
 run_stage kernel "$S/kernel.sh"
 run_stage selftests-build "$S/selftests.sh" || true
 run_stage guest "$S/guest-tests.sh" || true
