@@ -63,7 +63,7 @@ real: root             ## the real program of e2e (real.pin), built into build/r
 	@$(S)/real.sh
 flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm), chromium
 	@$(S)/flame-tools.sh
-bench: kernel          ## ratios, not a test: perf.data size, completeness, cost
+bench: kernel          ## not a test: the unwinder's time per frame, program, exec, memory costs
 	@$(S)/bench.sh
 fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
 	@$(S)/fuzz-mutants.sh

@@ -1,243 +1,718 @@
 #!/usr/bin/env python3
-"""Figures of the benchmark (scripts/bench.sh) from the runs of one boot.
+"""The runs of make bench (scripts/bench.sh) and its figures.
 
-  bench.py [--reps N] [--freq HZ] [--results FILE] DIR WORKLOAD... -- VARIANT...
+  bench.py runs --reps N [--rounds N] [--execs N] [--sections N] [--profile]
+               REAL-ARGS
+  bench.py options --reps N [--profile]
+  bench.py report [--results FILE] DIR...
 
-VARIANT is NAME:FLAVOUR:CALLGRAPH as for scripts/bench-guest.sh, the first
-one the baseline of the cost ratios. Reads, for every run WORKLOAD-NAME-REP
-in DIR: .log (the workload's line: CPU and wall time of its fixed work),
-.data (perf.data: its records are counted here, no perf needed) and .txt
-(perf script, for the callchains). Prints a compact table per workload and
-writes the raw numbers of every run and the table to FILE.
+"runs" prints the runs of one boot, one a line, as scripts/e2e-guest.sh
+takes them (LABEL:CALLGRAPH:COMMAND), and "options" the e2e-guest.sh
+options they need, one argument a line. Every boot runs the same runs:
 
-Not a test: it exits 1 only when a run is missing or a perf run recorded no
-samples.
+  deepD-BUILD-REP     build/workloads/deep-BUILD -d D under perf record
+                      --call-graph fp,defer, D = 100 and 20, BUILD = sframe
+                      and fp: every deferred walk timed (--walks)
+  real-VARIANT-REP    the real program (sqlite3 running workloads/real.sql,
+                      REAL-ARGS) timed by bench/runtime: without perf (none),
+                      and under perf record at 999 and 9999 Hz with
+                      --call-graph fp,defer (its SFrame build, its
+                      frame-pointer build, walks timed) and --call-graph
+                      dwarf (SFrame build, perf.data not kept, its size is)
+  exec-COPY-REP       bench/execs: N execs of bench/nothing (static, SFrame)
+                      as built, without .sframe, without PT_GNU_SFRAME,
+                      copied to the guest's tmpfs first (no 9p reads)
+  regs-REP            bench/sframe-regs: kernel memory and time per section
+                      registered with PR_ADD_SFRAME
+  prof-WHAT           with --profile (bench.sh: icount only), once each: deep
+                      (D = 100) and the real program, both builds, with the
+                      function_graph tracer on unwind_user() and the
+                      functions of a walk below it (--walk-functions)
+
+REP counts 1 to N; in each repetition the variants of a group run
+interleaved, in an order that rotates by one from one repetition to the
+next. "report" reads the runs of each DIR (one boot each, named for the
+guest clock: icount, realtime) and prints the tables; the last line is
+
+  per-frame SFrame/FP: deep X.XXx, real Y.YYx
+
+the medians of the first DIR (icount, the repeatable clock). Not a test:
+exits 1 only when a run is missing or unreadable.
 """
 import argparse
 import os
 import re
 import statistics
-import struct
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import callchains  # noqa: E402  (scripts/callchains.py: perf script parser)
+import perfdata  # noqa: E402  (scripts/perfdata.py: perf.data records)
 
-PERF_RECORD_LOST = 2
-PERF_RECORD_SAMPLE = 9
-PERF_RECORD_LOST_SAMPLES = 13
-PERF_RECORD_CALLCHAIN_DEFERRED = 22
-
-DESCRIBE = {
-    'chain': 'main -> top -> mid1 -> mid2 -> leaf, frames of 16 B to 1 KiB',
-    'deep': 'main -> down x DEPTH -> leaf, about 224 B a frame',
+DEPTHS = (100, 20)
+BUILDS = ('sframe', 'fp')
+# name: (build, callgraph, Hz); "-": no perf.
+REAL = {
+    'none-sframe': ('sframe', '-', None),
+    'none-fp': ('fp', '-', None),
+    'sframe-1k': ('sframe', 'fp,defer', 999),
+    'fp-1k': ('fp', 'fp,defer', 999),
+    'dwarf-1k': ('sframe', 'dwarf', 999),
+    'sframe-10k': ('sframe', 'fp,defer', 9999),
+    'fp-10k': ('fp', 'fp,defer', 9999),
+    'dwarf-10k': ('sframe', 'dwarf', 9999),
 }
-CALLGRAPH = {'-': 'no perf', 'fp,defer': '--call-graph fp,defer',
-             'dwarf': '--call-graph dwarf'}
+EXEC = {
+    'sframe': 'as built (.sframe, PT_GNU_SFRAME)',
+    'nosect': 'objcopy --remove-section .sframe',
+    'nophdr': 'and PT_GNU_SFRAME made PT_NULL',
+}
+# What exec and exit do for SFrame: register the section, free it.
+EXEC_FUNCS = ('elf_add_sframe', 'sframe_free_mm')
+TOOLS = 'build/workloads/bench'
+# In the guest's tmpfs: exec reads nothing through 9p.
+EXEC_DIR = '/tmp/bench-exec'
+CLOCKS = {
+    'icount': 'icount (QEMU -icount shift=0: guest time counts instructions, '
+              '1 ns = 1 instruction)',
+    'realtime': 'real time (QEMU TCG, host time, with other work on the host)',
+}
 
 
-def perf_data(path):
-    """Count the records of a perf.data file (the PERFILE2 format):
-    {'file', 'samples', 'sample_bytes', 'deferred', 'deferred_bytes', 'lost'}."""
-    with open(path, 'rb') as f:
-        head = f.read(104)
-        if len(head) < 104 or head[:8] != b'PERFILE2':
-            raise ValueError('%s: not a perf.data file' % path)
-        # magic, size, attr_size, attrs {offset, size}, data {offset, size}
-        data_off, data_size = struct.unpack_from('<QQ', head, 40)
-        f.seek(data_off)
-        data = f.read(data_size)
-    r = dict(file=os.path.getsize(path), samples=0, sample_bytes=0,
-             deferred=0, deferred_bytes=0, lost=0)
-    i = 0
-    while i + 8 <= len(data):
-        typ, _misc, size = struct.unpack_from('<IHH', data, i)
-        if size < 8:
-            raise ValueError('%s: bad record at %d' % (path, data_off + i))
-        if typ == PERF_RECORD_SAMPLE:
-            r['samples'] += 1
-            r['sample_bytes'] += size
-        elif typ == PERF_RECORD_CALLCHAIN_DEFERRED:
-            r['deferred'] += 1
-            r['deferred_bytes'] += size
-        elif typ == PERF_RECORD_LOST:
-            r['lost'] += struct.unpack_from('<Q', data, i + 16)[0]
-        elif typ == PERF_RECORD_LOST_SAMPLES:
-            r['lost'] += struct.unpack_from('<Q', data, i + 8)[0]
-        i += size
+def rotate(names, rep):
+    k = (rep - 1) % len(names)
+    return names[k:] + names[:k]
+
+
+# The functions of a walk that the profile runs trace below unwind_user(),
+# each called once per frame or less (the others are inlined or not
+# traceable); each traced call costs the tracer about 1600 instructions,
+# which the report takes off again.
+PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_find_frame', 'sframe_read_fda',
+                 'sframe_find_row', 'sframe_put', 'unwind_user_next_common',
+                 'unwind_user_sigreturn_frame', 'unwind_user_call_before',
+                 'unwind_user_uretprobe_frame')
+PROFILES = ('deep100-sframe', 'deep100-fp', 'real-sframe', 'real-fp')
+
+
+def profile_runs(args):
+    out = []
+    for p in PROFILES:
+        w, b = p.split('-')
+        if w == 'real':
+            cmd = '%s/runtime build/real/%s/sqlite3 %s' % (TOOLS, b, args.real_args)
+        else:
+            cmd = 'build/workloads/deep-%s -d %s -n %d' % (b, w[4:], max(args.rounds // 6, 10))
+        out.append('prof-%s:fp,defer:%s' % (p, cmd))
+    return out
+
+
+def runs(args):
+    """The runs of one boot, in order."""
+    out = ['exec-setup:-:cp -a %s %s' % (TOOLS, EXEC_DIR)]
+    # The real program once of each build, not counted: its files in the
+    # page cache, its first-run costs paid.
+    for b in ('sframe', 'fp'):
+        out.append('real-warm-%s:-:build/real/%s/sqlite3 %s' % (b, b, args.real_args))
+    for rep in range(1, args.reps + 1):
+        deep = ['%d-%s' % (d, b) for d in DEPTHS for b in BUILDS]
+        for v in rotate(deep, rep):
+            d, b = v.split('-')
+            out.append('deep%s-%s-%d:fp,defer:build/workloads/deep-%s -d %s -n %d' % (
+                d, b, rep, b, d, args.rounds))
+        for v in rotate(list(REAL), rep):
+            build, cg, _hz = REAL[v]
+            out.append('real-%s-%d:%s:%s/runtime build/real/%s/sqlite3 %s' % (
+                v, rep, cg, TOOLS, build, args.real_args))
+        for v in rotate(list(EXEC), rep):
+            out.append('exec-%s-%d:-:%s/execs %d %s/nothing-%s' % (
+                v, rep, EXEC_DIR, args.execs, EXEC_DIR, v))
+        out.append('regs-%d:-:%s/sframe-regs %d 1' % (rep, TOOLS, args.sections))
+    if args.profile:
+        out += profile_runs(args)
+    return out
+
+
+def options(args):
+    """The e2e-guest.sh options of those runs, one argument a line."""
+    out = ['--walks', '--no-throttle', '--freq', '999']
+    for rep in range(1, args.reps + 1):
+        for d in DEPTHS:
+            for b in BUILDS:
+                out += ['--record-only', 'deep%d-%s-%d' % (d, b, rep)]
+        for v, (_b, cg, hz) in REAL.items():
+            if cg == '-':
+                continue
+            label = 'real-%s-%d' % (v, rep)
+            out += ['--freq-of', '%s=%d' % (label, hz)]
+            out += ['--size-only' if cg == 'dwarf' else '--record-only', label]
+    for rep in range(1, args.reps + 1):
+        for v in EXEC:
+            out += ['--time-functions', 'exec-%s-%d=%s' % (v, rep, ','.join(EXEC_FUNCS))]
+    if args.profile:
+        for p in PROFILES:
+            out += ['--record-only', 'prof-' + p,
+                    '--walk-functions', 'prof-%s=%s' % (p, ','.join(PROFILE_FUNCS))]
+    return out
+
+
+# ---------------------------------------------------------------- report
+
+WALK = re.compile(r'([0-9.]+) us\s*\|\s*unwind_user\(\);')
+RUNTIME = re.compile(r'^runtime: ([0-9.]+) s user, ([0-9.]+) s sys, ([0-9.]+) s wall')
+PERF = re.compile(r'Captured and wrote .* \((\d+) samples\)')
+SIZE = re.compile(r'perf\.data: (\d+) bytes')
+LOST = re.compile(r'lost (\d+) chunks')
+EXECS = re.compile(r'^execs: (\d+) of .*?, ([0-9.]+) us wall, ([0-9.]+) us CPU')
+REGS = re.compile(r'^sframe-regs: (\d+) sections, slab ([-+0-9.]+) B/section .*'
+                  r'memcg slab ([-+0-9.]+|-) B/section, add ([0-9.]+) us, '
+                  r'remove ([0-9.]+) us')
+
+
+class Missing(Exception):
+    pass
+
+
+GRAPH = re.compile(r'^\s*\d+\)\s+(?:[-+!#*@$]\s+)?(?:([0-9.]+) us\s+)?\|(\s*)(\S.*?)\s*$')
+
+
+def graph_walks(path):
+    """The walks of a function_graph trace of unwind_user() and its traced
+    callees: per walk a dict {function: [calls, inclusive us, traced calls
+    inside]}, 'unwind_user' included."""
+    walks, stack = [], []
+    for line in read(path).splitlines():
+        m = GRAPH.match(line)
+        if not m:
+            continue
+        dur, _indent, what = m.groups()
+        if what.endswith('() {'):
+            stack.append([what[:-4], 0])
+            continue
+        if what.endswith('();'):
+            name, nested = what[:-3], 0
+        elif what.startswith('}') and stack:
+            name, nested = stack.pop()
+        else:
+            continue
+        if dur is None:
+            continue
+        if name == 'unwind_user':
+            walks.append({})
+            stack = []
+        if not walks:
+            continue
+        f = walks[-1].setdefault(name, [0, 0.0, 0])
+        f[0] += 1
+        f[1] += float(dur)
+        f[2] += nested
+        if stack:
+            stack[-1][1] += 1 + nested
+    return walks
+
+
+def read(path):
+    try:
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError as e:
+        raise Missing('%s: %s' % (path, e.strerror))
+
+
+def walks(d, label):
+    """Durations (us) of the traced walks and the perf.data records of a
+    fp,defer run."""
+    times = [float(m.group(1)) for m in WALK.finditer(read(os.path.join(d, label + '.walks')))]
+    try:
+        pd = perfdata.perf_data(os.path.join(d, label + '.data'))
+    except (OSError, ValueError) as e:
+        raise Missing(str(e))
+    if not times or not pd['deferred']:
+        raise Missing('%s/%s: no deferred walks' % (d, label))
+    return times, pd
+
+
+def walk_figures(d, label):
+    times, pd = walks(d, label)
+    return dict(walks=len(times), deferred=pd['deferred'], frames=pd['frames'],
+                us=sum(times), per_walk=sum(times) / len(times),
+                frames_per_walk=pd['frames'] / pd['deferred'],
+                # The walks' time over their frames: pd counts the frames of
+                # the same walks (one record per walk).
+                ns_frame=1e3 * sum(times) / pd['frames'] * pd['deferred'] / len(times))
+
+
+def run_log(d, label):
+    """CPU, wall (s), samples, bytes of perf.data, lost chunks of a
+    runtime-timed run."""
+    log = read(os.path.join(d, label + '.log'))
+    r = dict(cpu=None, wall=None, samples=None, size=None, lost=0)
+    for line in log.splitlines():
+        m = RUNTIME.match(line.strip())
+        if m:
+            r['cpu'] = float(m.group(1)) + float(m.group(2))
+            r['wall'] = float(m.group(3))
+        m = PERF.search(line)
+        if m:
+            r['samples'] = int(m.group(1))
+        m = SIZE.search(line)
+        if m:
+            r['size'] = int(m.group(1))
+        m = LOST.search(line)
+        if m:
+            r['lost'] += int(m.group(1))
+    if r['cpu'] is None:
+        raise Missing('%s/%s.log: no "runtime:" line' % (d, label))
+    if r['size'] is None and os.path.exists(os.path.join(d, label + '.data')):
+        r['size'] = os.path.getsize(os.path.join(d, label + '.data'))
     return r
 
 
-def workload_line(path, workload):
-    """CPU and wall seconds of the fixed work, and the depth (deep)."""
-    with open(path, errors='replace') as f:
-        for line in f:
-            if line.startswith(workload + ': '):
-                cpu = re.search(r'([0-9.]+) s CPU', line)
-                wall = re.search(r'([0-9.]+) s wall', line)
-                depth = re.search(r'at depth (\d+)', line)
-                if cpu and wall:
-                    return (float(cpu.group(1)), float(wall.group(1)),
-                            int(depth.group(1)) if depth else None)
-    raise ValueError('%s: no "%s: ... s CPU, ... s wall" line' % (path, workload))
+def line_of(d, label, regex):
+    for line in read(os.path.join(d, label + '.log')).splitlines():
+        m = regex.match(line.strip())
+        if m:
+            return m
+    raise Missing('%s/%s.log: no result line' % (d, label))
 
 
-def expected_chain(workload, depth):
-    if workload == 'deep':
-        return ['leaf'] + ['down'] * depth + ['main']
-    return list(callchains.CHAIN)
+def med(xs):
+    return statistics.median(xs) if xs else float('nan')
 
 
-def completeness(path, chain):
-    """(leaf samples, complete ones, [frames of chain found in each]): a
-    sample is complete when its first frames are exactly chain."""
-    leaf = complete = 0
-    found = []
-    for frames in callchains.samples(path):
-        if not frames or callchains.func(frames[0][1]) != chain[0]:
-            continue
-        leaf += 1
-        names = [callchains.func(s) for _, s, _ in frames[:len(chain)]]
-        n = 0
-        while n < len(names) and names[n] == chain[n]:
-            n += 1
-        found.append(n)
-        complete += n == len(chain)
-    return leaf, complete, found
+def spread(xs, fmt):
+    """'median (min-max)' of the repetitions."""
+    if not xs:
+        return '-'
+    if len(xs) == 1:
+        return fmt % xs[0]
+    return '%s (%s-%s)' % (fmt % med(xs), fmt % min(xs), fmt % max(xs))
 
 
-def emulation(d):
-    """What the guest's CPU says about the times (guest.out's first line)."""
+def ratios(a, b):
+    """Per-repetition ratios a[i] / b[i]."""
+    return [x / y for x, y in zip(a, b) if y]
+
+
+def reps_of(d):
+    n = 0
+    while os.path.exists(os.path.join(d, 'regs-%d.log' % (n + 1))):
+        n += 1
+    return n
+
+
+class Report:
+    def __init__(self):
+        self.lines, self.raw, self.errors = [], [], []
+        self.headline = {}
+
+    def out(self, s=''):
+        self.lines.append(s)
+
+    def deep(self, dirs):
+        self.out('Per frame, the deferred walk itself: unwind_user() timed by the function_graph')
+        self.out('tracer (only that function traced, depth 1, time scheduled out excluded), its')
+        self.out('frames from the PERF_RECORD_CALLCHAIN_DEFERRED records; ns/frame = walk time /')
+        self.out('frames. Medians of the repetitions, (min-max).')
+        self.out()
+        self.out('deep: main -> down x D -> leaf, perf record -F 999 -e cpu-clock:u --call-graph fp,defer')
+        self.out('  %-8s %-6s %5s %6s %11s %26s %26s' % (
+            'clock', 'build', 'D', 'walks', 'frames/walk', 'us/walk', 'ns/frame'))
+        for clock, d in dirs:
+            n = reps_of(d)
+            fig = {}
+            for depth in DEPTHS:
+                for b in BUILDS:
+                    rs = []
+                    for rep in range(1, n + 1):
+                        label = 'deep%d-%s-%d' % (depth, b, rep)
+                        try:
+                            f = walk_figures(d, label)
+                        except Missing as e:
+                            self.errors.append(str(e))
+                            continue
+                        rs.append(f)
+                        self.raw.append('%-9s %-22s walks %6d deferred %6d frames %8d walk_us %12.3f' % (
+                            clock, label, f['walks'], f['deferred'], f['frames'], f['us']))
+                    fig[depth, b] = rs
+                    if rs:
+                        self.out('  %-8s %-6s %5d %6d %11.1f %26s %26s' % (
+                            clock, b, depth, sum(r['walks'] for r in rs),
+                            med([r['frames_per_walk'] for r in rs]),
+                            spread([r['per_walk'] for r in rs], '%.2f'),
+                            spread([r['ns_frame'] for r in rs], '%.0f')))
+            hi, lo = DEPTHS
+            # Per frame beyond the shallow walk: the slope between the two
+            # depths, per repetition; what is left of a walk is its fixed cost.
+            slope, fixed = {}, {}
+            for b in BUILDS:
+                s, c = [], []
+                for a, z in zip(fig[hi, b], fig[lo, b]):
+                    df = a['frames_per_walk'] - z['frames_per_walk']
+                    if df > 0:
+                        k = (a['per_walk'] - z['per_walk']) / df
+                        s.append(1e3 * k)
+                        c.append(z['per_walk'] - k * z['frames_per_walk'])
+                slope[b], fixed[b] = s, c
+            r_mean = ratios([r['ns_frame'] for r in fig[hi, 'sframe']],
+                            [r['ns_frame'] for r in fig[hi, 'fp']])
+            r_slope = ratios(slope['sframe'], slope['fp'])
+            self.out('  %-8s per frame from D=%d to D=%d: sframe %s ns, fp %s ns; fixed per walk:'
+                     ' sframe %s us, fp %s us' % (
+                         clock, lo, hi, spread(slope['sframe'], '%.0f'),
+                         spread(slope['fp'], '%.0f'), spread(fixed['sframe'], '%.1f'),
+                         spread(fixed['fp'], '%.1f')))
+            self.out('  %-8s SFrame/FP per frame: %s at D=%d, %s from D=%d to D=%d' % (
+                clock, spread(r_mean, '%.2fx'), hi, spread(r_slope, '%.2fx'), lo, hi))
+            self.headline.setdefault(clock, {})['deep'] = med(r_mean)
+            self.untraced(clock, d, fig[hi, 'sframe'], fig[hi, 'fp'], 'at D=%d' % hi)
+        self.out()
+
+    def untraced(self, clock, d, sf, fp, where):
+        """The SFrame/FP ratio without the tracer's share of each walk, where
+        a profile run measured it."""
+        h = tracer_share(d)
+        if h is None or not sf or not fp:
+            return
+        r = ratios([(x['per_walk'] - h) / x['frames_per_walk'] for x in sf],
+                   [(x['per_walk'] - h) / x['frames_per_walk'] for x in fp])
+        self.out('  %-8s without the tracer\'s %.2f us inside each walk (profile, below): %s %s' % (
+            clock, h, spread(r, '%.2fx'), where))
+
+    def real(self, dirs):
+        self.out('real program: sqlite3 (real.pin) running workloads/real.sql, perf record -e cpu-clock:u'
+                 ' --call-graph fp,defer')
+        self.out('  %-8s %-6s %6s %6s %11s %26s %26s' % (
+            'clock', 'build', 'Hz', 'walks', 'frames/walk', 'us/walk', 'ns/frame'))
+        for clock, d in dirs:
+            n = reps_of(d)
+            fig = {}
+            for v, (b, cg, hz) in REAL.items():
+                if cg != 'fp,defer':
+                    continue
+                rs = []
+                for rep in range(1, n + 1):
+                    label = 'real-%s-%d' % (v, rep)
+                    try:
+                        f = walk_figures(d, label)
+                    except Missing as e:
+                        self.errors.append(str(e))
+                        continue
+                    rs.append(f)
+                    self.raw.append('%-9s %-22s walks %6d deferred %6d frames %8d walk_us %12.3f' % (
+                        clock, label, f['walks'], f['deferred'], f['frames'], f['us']))
+                fig[v] = rs
+                if rs:
+                    self.out('  %-8s %-6s %6d %6d %11.1f %26s %26s' % (
+                        clock, b, hz, sum(r['walks'] for r in rs),
+                        med([r['frames_per_walk'] for r in rs]),
+                        spread([r['per_walk'] for r in rs], '%.2f'),
+                        spread([r['ns_frame'] for r in rs], '%.0f')))
+            parts = []
+            for rate in ('1k', '10k'):
+                r = ratios([x['ns_frame'] for x in fig.get('sframe-' + rate, [])],
+                           [x['ns_frame'] for x in fig.get('fp-' + rate, [])])
+                parts.append('%s at %s Hz' % (spread(r, '%.2fx'), REAL['sframe-' + rate][2]))
+                if rate == '1k':
+                    self.headline.setdefault(clock, {})['real'] = med(r)
+            self.out('  %-8s SFrame/FP per frame: %s' % (clock, ', '.join(parts)))
+            self.untraced(clock, d, fig.get('sframe-1k', []), fig.get('fp-1k', []),
+                          'at %d Hz' % REAL['sframe-1k'][2])
+        self.out()
+
+    def whole(self, dirs):
+        self.out('whole program: the same runs (and dwarf, and none: no perf), the CPU time of')
+        self.out('sqlite3 (user + sys, bench/runtime), its wall time, perf.data per sample;')
+        self.out('each ratio per repetition: vs none = its own build without perf, vs fp = the')
+        self.out('frame-pointer build at the same rate, vs dwarf = --call-graph dwarf, same rate.')
+        self.out('No wall time under icount: there the guest clock jumps over the time the guest')
+        self.out('idles, waiting for 9p reads for one, so only its CPU times are repeatable.')
+        self.out('  %-8s %-11s %8s %8s %4s %22s %7s %7s %7s %22s %7s' % (
+            'clock', 'run', 'samples', 'B/sample', 'lost', 'CPU s', 'vs none', 'vs fp',
+            'vs dwarf', 'wall s', 'vs none'))
+        for clock, d in dirs:
+            n = reps_of(d)
+            rs = {}
+            for v in REAL:
+                rs[v] = []
+                for rep in range(1, n + 1):
+                    label = 'real-%s-%d' % (v, rep)
+                    try:
+                        r = run_log(d, label)
+                    except Missing as e:
+                        self.errors.append(str(e))
+                        continue
+                    rs[v].append(r)
+                    self.raw.append('%-9s %-22s cpu_s %9.6f wall_s %9.6f samples %6s bytes %10s lost %d' % (
+                        clock, label, r['cpu'], r['wall'], r['samples'], r['size'], r['lost']))
+            bps = {}
+            for v, (b, cg, hz) in REAL.items():
+                if not rs[v]:
+                    continue
+                cpu = [r['cpu'] for r in rs[v]]
+                wall = [r['wall'] for r in rs[v]]
+                none = rs.get('none-' + b, [])
+                vs_none = ratios(cpu, [r['cpu'] for r in none])
+                vs_none_wall = ratios(wall, [r['wall'] for r in none])
+                rate = v.split('-')[-1]
+                vs_fp = vs_dwarf = []
+                if cg != '-' and not v.startswith('fp'):
+                    vs_fp = ratios(cpu, [r['cpu'] for r in rs.get('fp-' + rate, [])])
+                if cg != '-' and not v.startswith('dwarf'):
+                    vs_dwarf = ratios(cpu, [r['cpu'] for r in rs.get('dwarf-' + rate, [])])
+                samples = [r['samples'] for r in rs[v] if r['samples']]
+                sizes = [r['size'] for r in rs[v] if r['size'] and r['samples']]
+                if sizes:
+                    bps[v] = sum(sizes) / sum(r['samples'] for r in rs[v] if r['size'] and r['samples'])
+                name = v if cg != '-' else 'none ' + b
+                self.out('  %-8s %-11s %8s %8s %4s %22s %7s %7s %7s %22s %7s' % (
+                    clock, name, '%d' % med(samples) if samples else '-',
+                    '%.0f' % bps[v] if v in bps else '-',
+                    sum(r['lost'] for r in rs[v]) if cg != '-' else '-',
+                    spread(cpu, '%.3f'),
+                    '%.3fx' % med(vs_none) if vs_none else '-',
+                    '%.3fx' % med(vs_fp) if vs_fp else '-',
+                    '%.3fx' % med(vs_dwarf) if vs_dwarf else '-',
+                    spread(wall, '%.3f') if clock != 'icount' else '-',
+                    '%.3fx' % med(vs_none_wall) if vs_none_wall and clock != 'icount' else '-'))
+            for rate in ('1k', '10k'):
+                s, f, w = (bps.get(x + '-' + rate) for x in ('sframe', 'fp', 'dwarf'))
+                if s and f and w:
+                    self.out('  %-8s perf.data per sample at %s Hz: sframe/fp %.3fx, dwarf/sframe %.1fx' % (
+                        clock, REAL['sframe-' + rate][2], s / f, w / s))
+        self.out()
+
+    def execs(self, dirs):
+        self.out('exec: bench/nothing (static, SFrame, exits at once) from tmpfs, CPU time per exec')
+        self.out('(fork to exit, the child\'s user + sys), %s execs a run; and the time of the' % (
+            self.exec_n(dirs) or '?'))
+        self.out('calls that register the section at exec and free it with the mm (function_graph')
+        self.out('on them alone: for "nophdr" they find nothing to do, which is the tracer\'s cost)')
+        self.out('  %-8s %-7s %-34s %24s %9s %21s %21s' % (
+            'clock', 'copy', '', 'us CPU/exec', 'vs nophdr', *('%s us' % f for f in EXEC_FUNCS)))
+        for clock, d in dirs:
+            n = reps_of(d)
+            cpu, calls = {}, {}
+            for v in EXEC:
+                cpu[v], calls[v] = [], {f: [] for f in EXEC_FUNCS}
+                for rep in range(1, n + 1):
+                    label = 'exec-%s-%d' % (v, rep)
+                    try:
+                        m = line_of(d, label, EXECS)
+                        traced = read(os.path.join(d, label + '.calls'))
+                    except Missing as e:
+                        self.errors.append(str(e))
+                        continue
+                    cpu[v].append(float(m.group(3)))
+                    for f in EXEC_FUNCS:
+                        us = [float(x) for x in re.findall(
+                            r'([0-9.]+) us\s*\|\s*%s\(\);' % f, traced)]
+                        calls[v][f].append(sum(us) / int(m.group(1)))
+                    self.raw.append('%-9s %-22s execs %s wall_us %s cpu_us %s %s' % (
+                        clock, label, m.group(1), m.group(2), m.group(3), ' '.join(
+                            '%s_us %.3f' % (f, calls[v][f][-1]) for f in EXEC_FUNCS)))
+            for v, desc in EXEC.items():
+                r = ratios(cpu[v], cpu['nophdr'])
+                self.out('  %-8s %-7s %-34s %24s %9s %21s %21s' % (
+                    clock, v, desc, spread(cpu[v], '%.1f'),
+                    '%.4fx' % med(r) if r and v != 'nophdr' else '-',
+                    *(spread(calls[v][f], '%.2f') for f in EXEC_FUNCS)))
+            extra = [sum(calls['sframe'][f][i] - calls['nophdr'][f][i] for f in EXEC_FUNCS)
+                     for i in range(min(len(cpu['sframe']), len(cpu['nophdr'])))]
+            if extra:
+                share = [100.0 * x / c for x, c in zip(extra, cpu['nophdr'])]
+                self.out('  %-8s registering and freeing the section: %s us an exec, %s%% of an'
+                         ' exec' % (clock, spread(extra, '%.2f'), spread(share, '%.2f')))
+        self.out()
+
+    def exec_n(self, dirs):
+        for _clock, d in dirs:
+            try:
+                return line_of(d, 'exec-sframe-1', EXECS).group(1)
+            except Missing:
+                pass
+        return None
+
+    def regs(self, dirs):
+        self.out('registration: bench/sframe-regs, N sections of one FDE each registered with')
+        self.out('PR_ADD_SFRAME and removed with PR_REMOVE_SFRAME; kernel memory per section from')
+        self.out('/proc/meminfo Slab (whole slab pages) and from the task\'s own memcg (charged')
+        self.out('objects), time per prctl')
+        self.out('  %-8s %6s %18s %18s %20s %20s' % (
+            'clock', 'N', 'slab B/section', 'memcg B/section', 'add us', 'remove us'))
+        for clock, d in dirs:
+            rows = []
+            for rep in range(1, reps_of(d) + 1):
+                try:
+                    m = line_of(d, 'regs-%d' % rep, REGS)
+                except Missing as e:
+                    self.errors.append(str(e))
+                    continue
+                rows.append(m)
+                self.raw.append('%-9s regs-%-17d %s' % (clock, rep, m.group(0)))
+            if not rows:
+                continue
+            memcg = [float(m.group(3)) for m in rows if m.group(3) != '-']
+            self.out('  %-8s %6s %18s %18s %20s %20s' % (
+                clock, rows[0].group(1), spread([float(m.group(2)) for m in rows], '%.0f'),
+                spread(memcg, '%.0f') if memcg else '-',
+                spread([float(m.group(4)) for m in rows], '%.1f'),
+                spread([float(m.group(5)) for m in rows], '%.1f')))
+        self.out()
+
+
+def tracer_share(d):
+    """How much of a traced call's duration is the tracer's own (us): the
+    duration of sframe_put, one refcount decrement, in the deep SFrame
+    profile run; None without one."""
     try:
-        with open(os.path.join(d, 'guest.out'), errors='replace') as f:
-            head = f.readline()
-    except OSError:
-        head = ''
-    if 'TCG' in head:
-        return ('The guest ran under QEMU TCG, emulated, no KVM: absolute times mean\n'
-                'little, only the ratios count.')
-    return 'The guest CPU: %s' % (head.split(':', 1)[-1].strip() or 'unknown')
+        ws = graph_walks(os.path.join(d, 'prof-deep100-sframe.walks'))
+    except Missing:
+        return None
+    n = sum(w.get('sframe_put', [0])[0] for w in ws)
+    us = sum(w.get('sframe_put', [0, 0.0])[1] for w in ws)
+    return us / n if n else None
 
 
-def ratio(a, b):
-    return a / b if b else float('nan')
+def profile(rep, dirs):
+    """Where the time of a frame goes: the profile runs (icount only)."""
+    d = dict(dirs).get('icount')
+    if not d or not os.path.exists(os.path.join(d, 'prof-deep100-sframe.walks')):
+        return
+    plain = {'deep100-sframe': 'deep100-sframe', 'deep100-fp': 'deep100-fp',
+             'real-sframe': 'real-sframe-1k', 'real-fp': 'real-fp-1k'}
+    per = {}
+    for p in PROFILES:
+        try:
+            ws = graph_walks(os.path.join(d, 'prof-%s.walks' % p))
+            pd = perfdata.perf_data(os.path.join(d, 'prof-%s.data' % p))
+            base = [walk_figures(d, '%s-%d' % (plain[p], r))['per_walk']
+                    for r in range(1, reps_of(d) + 1)]
+        except (Missing, OSError, ValueError) as e:
+            rep.errors.append(str(e))
+            return
+        if not ws or not pd['deferred'] or not base:
+            rep.errors.append('%s/prof-%s: no walks' % (d, p))
+            return
+        tot = {}
+        for w in ws:
+            for name, (n, us, nested) in w.items():
+                t = tot.setdefault(name, [0, 0.0, 0])
+                t[0] += n
+                t[1] += us
+                t[2] += nested
+        per[p] = dict(walks=len(ws), tot=tot, plain=med(base),
+                      frames=pd['frames'] / pd['deferred'] * len(ws))
+    # The tracer's cost per traced call: what the traced callees added to
+    # the walk; and its share inside a call's own duration: sframe_put's
+    # duration, whose body is one refcount decrement.
+    cost = {}
+    for p, f in per.items():
+        n, us, nested = f['tot']['unwind_user']
+        cost[p] = (us / n - f['plain']) / (nested / n)
+    c = med(list(cost.values()))
+    h = tracer_share(d) or 0.0
+
+    def body(p, name):
+        t = per[p]['tot'].get(name)
+        if not t:
+            return 0.0
+        return (t[1] - c * t[2] - h * t[0]) * 1e3 / per[p]['frames']
+
+    rows = [
+        ('walk (timed alone)', lambda p: per[p]['plain'] * 1e3 * per[p]['walks'] / per[p]['frames']),
+        ('sframe_find', lambda p: body(p, 'sframe_find')),
+        ('  sframe_get: registry lookup, reference', lambda p: body(p, 'sframe_get')),
+        ('  sframe_find_frame', lambda p: body(p, 'sframe_find_frame')),
+        ('    its own: FDE binary search', lambda p: body(p, 'sframe_find_frame') -
+         body(p, 'sframe_read_fda') - body(p, 'sframe_find_row')),
+        ('    sframe_read_fda: attribute record', lambda p: body(p, 'sframe_read_fda')),
+        ('    sframe_find_row: FRE scan', lambda p: body(p, 'sframe_find_row')),
+        ('  sframe_put', lambda p: body(p, 'sframe_put')),
+        ('  its own: probe, checks', lambda p: body(p, 'sframe_find') - body(p, 'sframe_get') -
+         body(p, 'sframe_find_frame') - body(p, 'sframe_put')),
+        ('unwind_user_sigreturn_frame', lambda p: body(p, 'unwind_user_sigreturn_frame')),
+        ('unwind_user_call_before', lambda p: body(p, 'unwind_user_call_before')),
+        ('unwind_user_next_common: rules, reads', lambda p: body(p, 'unwind_user_next_common')),
+        ('unwind_user_uretprobe_frame', lambda p: body(p, 'unwind_user_uretprobe_frame')),
+    ]
+    top = ('sframe_find', 'unwind_user_sigreturn_frame', 'unwind_user_call_before',
+           'unwind_user_next_common', 'unwind_user_uretprobe_frame')
+    rows.append(('rest: loop, frame-pointer step', lambda p: rows[0][1](p) -
+                 sum(body(p, t) for t in top)))
+    rep.out('where the time of a frame goes (icount, one run each): the same walks with the')
+    rep.out('function_graph tracer on the functions below too (the others are inlined);')
+    rep.out('each function\'s time without the tracer\'s: %.0f ns per traced call (from the' % (c * 1e3))
+    rep.out('walks timed alone, %s), of which %.0f ns fall inside the call\'s own' % (
+        ', '.join('%.0f' % (v * 1e3) for v in cost.values()), h * 1e3))
+    rep.out('duration (sframe_put\'s, a refcount decrement). ns per frame:')
+    rep.out('  %-40s %14s %14s %14s %14s' % ('', *PROFILES))
+    for name, fn in rows:
+        rep.out('  %-40s %14s %14s %14s %14s' % (name, *('%.0f' % fn(p) for p in PROFILES)))
+    for p in PROFILES:
+        t = per[p]['tot']
+        rep.raw.append('icount    prof-%-17s walks %d frames %.0f plain_us %.3f %s' % (
+            p, per[p]['walks'], per[p]['frames'], per[p]['plain'],
+            ' '.join('%s=%d/%.3f/%d' % (k, *v) for k, v in sorted(t.items()))))
+    rep.out()
+
+
+def report(args):
+    dirs = [(os.path.basename(os.path.normpath(d)), d) for d in args.dirs]
+    rep = Report()
+    rep.out('Guest clocks, one boot each:')
+    for clock, _d in dirs:
+        rep.out('  %-8s %s' % (clock, CLOCKS.get(clock, clock)))
+    rep.out()
+    rep.deep(dirs)
+    rep.real(dirs)
+    rep.whole(dirs)
+    rep.execs(dirs)
+    rep.regs(dirs)
+    profile(rep, dirs)
+    first = dirs[0][0]
+    h = rep.headline.get(first, {})
+    others = ['%s: deep %.2fx, real %.2fx' % (c, rep.headline.get(c, {}).get('deep', float('nan')),
+                                              rep.headline.get(c, {}).get('real', float('nan')))
+              for c, _d in dirs[1:]]
+    if others:
+        rep.out('per-frame SFrame/FP with the other clock, %s' % '; '.join(others))
+    rep.out('per-frame SFrame/FP: deep %.2fx, real %.2fx' % (
+        h.get('deep', float('nan')), h.get('real', float('nan'))))
+    text = '\n'.join(rep.lines)
+    print(text)
+    if args.results:
+        with open(args.results, 'w') as f:
+            f.write('# make bench (scripts/bench.sh): one line per run, then the tables\n')
+            f.write('\n'.join(rep.raw) + '\n\n' + text + '\n')
+    for e in rep.errors:
+        print('!!! ' + e, file=sys.stderr)
+    return 1 if rep.errors else 0
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[1])
-    ap.add_argument('--reps', type=int, default=3)
-    ap.add_argument('--freq', default='?')
-    ap.add_argument('--results')
-    ap.add_argument('dir')
-    ap.add_argument('workloads', nargs='+', metavar='WORKLOAD')
-    argv = sys.argv[1:]
-    if '--' not in argv:
-        ap.error('no -- before the variants')
-    sep = argv.index('--')
-    args = ap.parse_args(argv[:sep])
-    workloads = args.workloads
-    variants = [v.split(':') for v in argv[sep + 1:]]
-    if not variants or any(len(v) != 3 for v in variants):
-        ap.error('variants: NAME:FLAVOUR:CALLGRAPH...')
-    base = variants[0][0]
-
-    errors, raw, tables = [], [], []
-    raw.append('# one line per run; times: the workload\'s fixed work; bytes: perf.data')
-    raw.append('# %-20s %-6s %-6s %-8s %3s %8s %8s %7s %5s %9s %9s %9s %6s %6s' % (
-        'run', 'build', 'perf', 'callgr.', 'rep', 'cpu_s', 'wall_s', 'samples',
-        'lost', 'file_B', 'sample_B', 'defer_B', 'leaf', 'compl'))
-    for w in workloads:
-        rows, depth = {}, None
-        for name, flavour, cg in variants:
-            runs = []
-            for rep in range(1, args.reps + 1):
-                run = '%s-%s-%d' % (w, name, rep)
-                p = os.path.join(args.dir, run)
-                try:
-                    cpu, wall, depth = workload_line(p + '.log', w)
-                except (OSError, ValueError) as e:
-                    errors.append(str(e))
-                    continue
-                r = dict(run=run, cpu=cpu, wall=wall, leaf=0, complete=0, found=[],
-                         file=0, samples=0, sample_bytes=0, deferred_bytes=0, lost=0)
-                if cg != '-':
-                    try:
-                        r.update(perf_data(p + '.data'))
-                        r['leaf'], r['complete'], r['found'] = completeness(
-                            p + '.txt', expected_chain(w, depth))
-                    except (OSError, ValueError) as e:
-                        errors.append(str(e))
-                        continue
-                    if not r['samples']:
-                        errors.append('%s: perf recorded no samples' % run)
-                raw.append('  %-20s %-6s %-6s %-8s %3d %8.4f %8.4f %7d %5d %9d %9d %9d %6d %6d' % (
-                    run, flavour, 'no' if cg == '-' else 'yes', cg, rep, cpu, wall,
-                    r['samples'], r['lost'], r['file'], r['sample_bytes'],
-                    r['deferred_bytes'], r['leaf'], r['complete']))
-                runs.append(r)
-            rows[name] = runs
-        # The summary of this workload.
-        t = []
-        desc = DESCRIBE.get(w, w).replace('DEPTH', str(depth))
-        t.append('%s (%s)' % (w, desc))
-        t.append('  %-7s %-7s %-22s %7s %8s %8s %7s %7s %7s' % (
-            'variant', 'build', 'perf record', 'samples', 'B/sample', 'complete',
-            'frames', 'CPU', 'wall'))
-        bcpu = statistics.median([r['cpu'] for r in rows[base]]) if rows[base] else 0
-        bwall = statistics.median([r['wall'] for r in rows[base]]) if rows[base] else 0
-        bps, per_sample = {}, []
-        chain = len(expected_chain(w, depth or 0))
-        for name, flavour, cg in variants:
-            runs = rows[name]
-            if not runs:
-                continue
-            cpu = statistics.median([r['cpu'] for r in runs])
-            wall = statistics.median([r['wall'] for r in runs])
-            if cg == '-':
-                t.append('  %-7s %-7s %-22s %7s %8s %8s %7s %6.3fx %6.3fx' % (
-                    name, flavour, CALLGRAPH.get(cg, cg), '-', '-', '-', '-',
-                    ratio(cpu, bcpu), ratio(wall, bwall)))
-                continue
-            samples = sum(r['samples'] for r in runs)
-            leaf = sum(r['leaf'] for r in runs)
-            complete = sum(r['complete'] for r in runs)
-            per_sample.append('%s %.0f' % (name, 1e6 * ratio(
-                cpu - bcpu, statistics.median([r['samples'] for r in runs]))))
-            found = [n for r in runs for n in r['found']]
-            frames = '%d/%d' % (statistics.median_low(found), chain) if found else '-'
-            bps[name] = ratio(sum(r['file'] for r in runs), samples)
-            t.append('  %-7s %-7s %-22s %7d %8.0f %7.1f%% %7s %6.3fx %6.3fx' % (
-                name, flavour, CALLGRAPH.get(cg, cg), samples, bps[name],
-                100.0 * ratio(complete, leaf), frames, ratio(cpu, bcpu), ratio(wall, bwall)))
-        if len(rows[base]) > 1:
-            cpus = [r['cpu'] for r in rows[base]]
-            t.append('  noise: the %d "%s" runs took %.3f to %.3f s CPU, a spread of %.0f%% of'
-                     ' their median' % (len(cpus), base, min(cpus), max(cpus),
-                                        100.0 * ratio(max(cpus) - min(cpus), bcpu)))
-        if per_sample:
-            t.append('  extra CPU per sample over "%s" (medians), us: %s' % (
-                base, ', '.join(per_sample)))
-        if 'dwarf' in bps and 'sframe' in bps:
-            t.append('  perf.data per sample, dwarf / sframe: %.1fx; fp / sframe: %.2fx' % (
-                ratio(bps['dwarf'], bps['sframe']), ratio(bps.get('fp', 0), bps['sframe'])))
-        tables.append('\n'.join(t))
-
-    legend = '\n'.join([
-        'B/sample: perf.data bytes / samples. complete: share of the samples in leaf',
-        'whose callchain reaches main through every frame; frames: median number of',
-        'those frames found, leaf to main. CPU, wall: median time of the fixed work',
-        '(%d runs each, interleaved) relative to "%s" (no perf). Sampling at %s Hz.' % (
-            args.reps, base, args.freq),
-        emulation(args.dir)])
-    summary = '\n\n'.join(tables) + '\n\n' + legend
-    print('\n'.join('    ' + line if line else '' for line in summary.split('\n')))
-    if args.results:
-        with open(args.results, 'w') as f:
-            f.write('# make bench (scripts/bench.sh): perf record -F %s -e cpu-clock:u\n' % args.freq)
-            f.write('\n'.join(raw) + '\n\n' + summary + '\n')
-    for e in errors:
-        print('!!! ' + e, file=sys.stderr)
-    return 1 if errors else 0
+    sub = ap.add_subparsers(dest='cmd', required=True)
+    p = sub.add_parser('runs')
+    p.add_argument('--reps', type=int, default=3)
+    p.add_argument('--rounds', type=int, default=300)
+    p.add_argument('--execs', type=int, default=1000)
+    p.add_argument('--sections', type=int, default=4000)
+    p.add_argument('--profile', action='store_true')
+    p.add_argument('real_args', metavar='REAL-ARGS')
+    p = sub.add_parser('options')
+    p.add_argument('--reps', type=int, default=3)
+    p.add_argument('--profile', action='store_true')
+    p = sub.add_parser('report')
+    p.add_argument('--results')
+    p.add_argument('dirs', nargs='+', metavar='DIR')
+    args = ap.parse_args()
+    if args.cmd == 'runs':
+        print('\n'.join(runs(args)))
+    elif args.cmd == 'options':
+        print('\n'.join(options(args)))
+    else:
+        return report(args)
+    return 0
 
 
 if __name__ == '__main__':

@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# make bench: what perf record --call-graph fp,defer with SFrame costs and
-# gives, side by side with frame pointers and with --call-graph dwarf.
+# make bench: what SFrame unwinding costs, measured, with its noise.
 #   scripts/bench.sh [--no-boot]
-# Not a test: it prints ratios and fails only when a run fails or records no
-# samples. Builds workloads/ (chain, and deep: a 100-frame recursion), boots
-# the built kernel once and runs each workload for a fixed amount of work
-# (-n ROUNDS) in four variants, BENCH_REPS times, interleaved:
-#   none    the SFrame build without perf: the baseline of the cost
-#   sframe  SFrame build,  perf record --call-graph fp,defer
-#   fp      frame pointers, perf record --call-graph fp,defer
-#   dwarf   neither,        perf record --call-graph dwarf (8 KiB stack copies)
-# all with -e cpu-clock:u -F $E2E_FREQ (config/e2e.conf). Then per variant:
-# perf.data bytes per sample, the share of leaf samples whose callchain
-# reaches main, and the workload's CPU and wall time (medians) relative to
-# the baseline. Raw numbers: build/bench/results.txt.
-# --no-boot analyses the runs of the last boot (build/bench) again.
+# Not a test: it prints figures and fails only when a run fails. Builds the
+# workloads, the benchmark's helpers (workloads/bench/) and the real program,
+# then boots the built kernel once per guest clock (BENCH_CLOCKS, by default
+#   icount    QEMU -icount shift=0: the guest's clock counts instructions,
+#             so a run gives the same figures every time
+#   realtime  QEMU TCG as make check runs it: host time, with its noise
+# both with tsc=reliable and the TSC frequency given (tsc_early_khz): under
+# a busy host the guest's own TSC calibration can fail, which leaves it a
+# 1 ms jiffies clock and no high-resolution timers, and so no 10 kHz
+# sampling) and runs, BENCH_REPS times (3) interleaved (scripts/bench.py):
+#   deep      the deferred unwinder's own time per frame: every walk timed
+#             by the function_graph tracer, SFrame and frame-pointer builds,
+#             at two depths (frame cost and fixed cost per walk)
+#   real      the real program (sqlite3, workloads/real.sql): the same per
+#             frame, and its CPU and wall time without perf, and under perf
+#             record at 999 and 9999 Hz: SFrame, frame pointers, dwarf;
+#             perf.data bytes per sample
+#   exec      BENCH_EXECS (1000) execs of a static SFrame binary, as built,
+#             without .sframe, without PT_GNU_SFRAME
+#   regs      kernel memory per registered section (BENCH_SECTIONS, 4000)
+# and, with the icount clock, once more deep and real with the tracer on the
+# walk's functions too: where the time of a frame goes. It ends with "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount
+# medians). Raw numbers: build/bench/results.txt; runs: build/bench/CLOCK/.
+# --no-boot reports on the runs of the last boot again.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
 
@@ -22,28 +32,50 @@ e2e_parse_args "$@"
 e2e_config
 out=$BUILD/bench
 reps=${BENCH_REPS:-3}
-# Rounds of work per run: about 0.8 s of CPU each under QEMU's TCG.
-workloads=("chain:${BENCH_CHAIN_ROUNDS:-1000}" "deep:${BENCH_DEEP_ROUNDS:-1000}")
-# NAME:FLAVOUR:CALLGRAPH ("-": no perf); the first one is the baseline.
-variants=(none:sframe:- "sframe:sframe:fp,defer" "fp:fp:fp,defer" dwarf:nofp:dwarf)
+read -ra clocks <<<"${BENCH_CLOCKS:-icount realtime}"
 t0=$(date +%s)
 
 if [ "$boot" = 1 ]; then
-	stage "bench workloads"
-	e2e_workloads
-	stage "bench boot (${VARIANT:-default} kernel): ${workloads[*]} x ${variants[*]}, $reps times"
-	e2e_vm "$out" "$TOP/scripts/bench-guest.sh" --no-throttle --freq "$E2E_FREQ" --reps "$reps" \
-		"$out" "${workloads[@]}" -- "${variants[@]}"
-	stage "bench: perf script of every perf.data (in the build root)"
-	# Outside the guest: perf's own DWARF unwinding runs at native speed
-	# here, and sees the same binaries and libraries at the same paths.
-	in_root bash -c 'set -e; for d in "$@"; do
-		perf script -i "$d" > "${d%.data}.txt" 2> "${d%.data}.script.log"; done' \
-		- "$out"/*.data
+	stage "bench workloads and helpers"
+	"$TOP/scripts/real.sh"
+	in_root make -s -C workloads all bench
+	info "$(cd "$BUILD/workloads/bench" && ls -m)"
+	# What QEMU's TCG gives the guest as its TSC: the host's.
+	host_khz=$(in_root "$BUILD/workloads/bench/tsc-khz")
+	rm -rf "$out"
+	mkdir -p "$out"
+	for clock in "${clocks[@]}"; do
+		case "$clock" in
+		icount)
+			qemu='-icount shift=0,align=off,sleep=off' khz=1000000 ;;
+		realtime)
+			qemu='' khz=$host_khz ;;
+		*)
+			die "BENCH_CLOCKS: unknown clock $clock (icount, realtime)" ;;
+		esac
+		# Where the time of a frame goes: with the repeatable clock only.
+		profile=()
+		[ "$clock" != icount ] || profile=(--profile)
+		mapfile -t runs < <("$TOP/scripts/bench.py" runs --reps "$reps" "${profile[@]}" \
+			--rounds "${BENCH_DEEP_ROUNDS:-300}" --execs "${BENCH_EXECS:-1000}" \
+			--sections "${BENCH_SECTIONS:-4000}" "$REAL_ARGS")
+		mapfile -t opts < <("$TOP/scripts/bench.py" options --reps "$reps" "${profile[@]}")
+		stage "bench boot, $clock clock (${VARIANT:-default} kernel): ${#runs[@]} runs"
+		b0=$(date +%s)
+		if ! (VM_QEMU_OPTS=$qemu VM_APPEND="tsc=reliable tsc_early_khz=$khz" \
+			VM_TIMEOUT=${BENCH_TIMEOUT:-5400} \
+			e2e_boot "$out/$clock" "${opts[@]}" "${runs[@]}") > "$out/$clock.out"; then
+			tail -n 30 "$out/$clock.out"
+			die "the $clock boot failed; its output: ${out#"$TOP"/}/$clock.out"
+		fi
+		info "$clock boot: $(( $(date +%s) - b0 )) s (guest output: ${out#"$TOP"/}/$clock.out)"
+	done
 fi
-[ -f "$out/guest.out" ] || die "no ${out#"$TOP"/}/guest.out: run without --no-boot"
+for clock in "${clocks[@]}"; do
+	[ -f "$out/$clock/guest.out" ] || die "no ${out#"$TOP"/}/$clock/guest.out: run without --no-boot"
+done
 
-stage "bench results (perf record -F $E2E_FREQ -e cpu-clock:u; medians of $reps runs)"
-"$TOP/scripts/bench.py" --reps "$reps" --freq "$E2E_FREQ" --results "$out/results.txt" \
-	"$out" "${workloads[@]%%:*}" -- "${variants[@]}"
+stage "bench results (medians of $reps repetitions, (min-max))"
 info "took $(( $(date +%s) - t0 )) s; raw numbers: ${out#"$TOP"/}/results.txt"
+# Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx".
+"$TOP/scripts/bench.py" report --results "$out/results.txt" "${clocks[@]/#/$out/}"

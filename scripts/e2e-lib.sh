@@ -108,22 +108,28 @@ probe_runs() {
 	done
 }
 
-# e2e_boot OUTDIR [--report LABEL | --record-only LABEL]... RUN...: one boot
-# that profiles each RUN (e2e_runs, real_runs, probe_runs: with the options
-# PROBE_OPTS), with perf report for the --report LABELs, no perf script for
-# the --record-only ones (e2e-guest.sh); results in OUTDIR. The arguments
-# reach the guest in the file OUTDIR.args: on the kernel command line, which
-# carries the guest's command, they would not fit in its 2048 bytes.
+# e2e_boot OUTDIR [OPTION]... RUN...: one boot that profiles each RUN
+# (e2e_runs, real_runs, probe_runs: with the options PROBE_OPTS; bench.sh
+# makes its own) with e2e-guest.sh and its OPTIONs (--report LABEL and
+# --record-only LABEL, bench.sh's --walks and others); results in OUTDIR.
+# The arguments reach the guest in the file OUTDIR.args: on the kernel
+# command line, which carries the guest's command, they would not fit in
+# its 2048 bytes.
 e2e_boot() {
 	local out=$1 opts=()
 	shift
-	while [ "$1" = --report ] || [ "$1" = --record-only ]; do
-		opts+=("$1" "$2")
-		shift 2
+	while :; do
+		case "$1" in
+		--report|--record-only|--size-only|--freq|--freq-of|--probe|--walk-functions|\
+		--time-functions)
+			opts+=("$1" "$2"); shift 2 ;;
+		--walks|--no-throttle) opts+=("$1"); shift ;;
+		*) break ;;
+		esac
 	done
 	# As the guest sees them (vm-raw.sh does the same for a command).
-	root_args ${opts[@]+"${opts[@]}"} ${PROBE_OPTS[@]+"${PROBE_OPTS[@]}"} \
-		--freq "$E2E_FREQ" "$out" "$@"
+	root_args --freq "$E2E_FREQ" ${opts[@]+"${opts[@]}"} \
+		${PROBE_OPTS[@]+"${PROBE_OPTS[@]}"} "$out" "$@"
 	printf '%s\n' "${RARGS[@]}" > "$out.args"
 	e2e_vm "$out" "$TOP/scripts/e2e-guest.sh" --args-file "$out.args"
 }

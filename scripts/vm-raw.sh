@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # vm-raw.sh KERNEL KVMFLAG APPEND COMMAND...: one vng run inside the root.
+# VM_QEMU_OPTS: more QEMU options, e.g. '-icount shift=0,align=off,sleep=off'
+# (scripts/bench.sh: a guest clock that counts instructions).
 . "$(dirname "$0")/lib.sh"
 kernel=$1 kvm=$2 append=$3
 shift 3
@@ -7,4 +9,5 @@ shift 3
 root_args "$@"
 cmd=$(printf '%q ' "${RARGS[@]}")
 in_root vng --run "$kernel" $kvm --verbose --cpus 2 --memory 2G \
-	--rwdir "$BUILD" --append "panic=-1 oops=panic $append" --exec "$cmd"
+	--rwdir "$BUILD" --append "panic=-1 oops=panic $append" \
+	${VM_QEMU_OPTS:+--qemu-opts="$VM_QEMU_OPTS"} --exec "$cmd"

@@ -7,6 +7,8 @@
 # taken from the console), and so does its exit status; the console (boot
 # and kernel messages) goes to the log only. A guest that hangs or panics is
 # killed after the timeout.
+# Environment: VM_TIMEOUT (seconds, default 600), VM_APPEND (more kernel
+# parameters, as --append), VM_QEMU_OPTS (more QEMU options, vm-raw.sh).
 #   scripts/vm.sh sh -c 'dmesg | grep -i sframe'     (what make vm CMD=... runs)
 # Warnings, BUG, KASAN, UBSAN, lockdep or kmemleak reports in the guest's
 # kernel log fail the run, whatever the command returned.
@@ -14,7 +16,7 @@
 
 log=$BUILD/vm.log
 timeout=${VM_TIMEOUT:-600}
-append=
+append=${VM_APPEND:-}
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--log) log=$2; shift 2 ;;

@@ -18,11 +18,14 @@
  * a tail jump: every level is a real frame. leaf keeps a stack frame for the
  * frame-pointer flavour (see chain.c).
  *
- * Usage: deep [SECONDS]   run for SECONDS of process CPU time (default 1.5)
- *        deep -n ROUNDS   run exactly ROUNDS rounds (fully deterministic)
- * A round descends DEPTH levels and spins SPIN iterations in leaf; the clock
- * is read in main, between rounds. Prints the depth and the CPU and wall
- * time of the rounds.
+ * Usage: deep [-d LEVELS] [SECONDS]  run for SECONDS of process CPU time
+ *                                    (default 1.5)
+ *        deep [-d LEVELS] -n ROUNDS  run exactly ROUNDS rounds (fully
+ *                                    deterministic)
+ * A round descends LEVELS levels (default DEPTH, 1 to DEPTH) and spins SPIN
+ * iterations in leaf; the clock is read in main, between rounds. Prints the
+ * depth and the CPU and wall time of the rounds. The benchmark runs two
+ * depths to tell the cost of a frame from the cost of a walk.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,13 +76,24 @@ int main(int argc, char **argv)
 {
 	long rounds = 0, fixed = -1, sum = 0;
 	double limit = 1.5, cpu0, wall0;
+	int depth = DEPTH;
 
+	if (argc >= 3 && strcmp(argv[1], "-d") == 0) {
+		depth = atoi(argv[2]);
+		argc -= 2;
+		argv += 2;
+	}
+	if (depth < 1 || depth > DEPTH) {
+		fprintf(stderr, "deep: LEVELS must be 1 to %d\n", DEPTH);
+		return 2;
+	}
 	if (argc == 3 && strcmp(argv[1], "-n") == 0)
 		fixed = atol(argv[2]);
 	else if (argc == 2)
 		limit = atof(argv[1]);
 	else if (argc != 1) {
-		fprintf(stderr, "usage: %s [SECONDS] | -n ROUNDS\n", argv[0]);
+		fprintf(stderr, "usage: %s [-d LEVELS] [SECONDS] | [-d LEVELS] -n ROUNDS\n",
+			argv[0]);
 		return 2;
 	}
 
@@ -87,15 +101,15 @@ int main(int argc, char **argv)
 	wall0 = seconds(CLOCK_MONOTONIC);
 	if (fixed >= 0) {
 		for (rounds = 0; rounds < fixed; rounds++)
-			sum += down(DEPTH, SPIN);
+			sum += down(depth, SPIN);
 	} else {
 		while (seconds(CLOCK_PROCESS_CPUTIME_ID) < cpu0 + limit) {
-			sum += down(DEPTH, SPIN);
+			sum += down(depth, SPIN);
 			rounds++;
 		}
 	}
 	printf("deep: %ld rounds of %ld at depth %d, %.4f s CPU, %.4f s wall, checksum %lx\n",
-	       rounds, SPIN, DEPTH, seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
+	       rounds, SPIN, depth, seconds(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
 	       seconds(CLOCK_MONOTONIC) - wall0, (unsigned long)sum);
 	return 0;
 }
