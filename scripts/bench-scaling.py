@@ -3,7 +3,9 @@
 build/bench-scaling/: cells.txt (one line per section, from sframe_scale
 under callgrind), cg/cg.out.N (callgrind's dump of each measured loop, the
 label "FDES:FRES:MODE" in its "desc: Trigger" line) and native.txt
-(sframe_scale -t, the same sections timed).
+(sframe_scale -t, the same sections timed); and of --kernel, from
+kernel/CLOCK/: FDES.walks (function_graph's lines of unwind_user(), one a
+deferred walk) and FDES.frames (the frames of each sample's chain).
 
     bench-scaling.py DIR
 """
@@ -74,13 +76,76 @@ def pow10(n):
     return f"10^{e}" if 10 ** e == n else str(n)
 
 
+def median(v):
+    v = sorted(v)
+    return v[len(v) // 2] if v else None
+
+
+def walk_us(line):
+    """The duration of one function_graph line: "... 247.061 us |  unwind_user();"."""
+    w = line.replace("|", " ").split()
+    for i, x in enumerate(w[1:], 1):
+        if x in ("us", "ms", "s"):
+            return float(w[i - 1]) * {"us": 1, "ms": 1e3, "s": 1e6}[x]
+    return None
+
+
+def kernel_report(d, cells):
+    """The tables of scripts/bench-scaling.sh --kernel, one per clock."""
+    last = None
+    for clock in ("icount", "realtime"):
+        kd = os.path.join(d, "kernel", clock)
+        runs = {}
+        for path in glob.glob(os.path.join(kd, "*.walks")):
+            n = int(os.path.basename(path).split(".")[0])
+            with open(path) as f:
+                walks = [x for x in map(walk_us, f) if x is not None]
+            with open(os.path.join(kd, f"{n}.frames")) as f:
+                frames = [int(x) for x in f if x.strip()]
+            if walks and frames:
+                runs[n] = (walks, frames)
+        if not runs:
+            continue
+        unit = "guest instructions" if clock == "icount" else "host time, noisy"
+        print(f"\nIn the kernel, {clock} clock ({unit}): deferred walks "
+              "through a section of FDEs functions\n(one FRE each), "
+              "timed by function_graph on unwind_user(); ns per frame = "
+              "median walk /\nits frames:\n")
+        print("    FDEs     walks  frames   walk us  ns/frame   vs first")
+        first = None
+        for n in sorted(runs):
+            walks, frames = runs[n]
+            fr = median(frames)
+            per = median(walks) * 1000 / fr
+            first = first or (n, per)
+            print(f"    {pow10(n):<7} {len(walks):>6} {fr:>7} {median(walks):>9.1f}"
+                  f" {per:>9.0f} {per / first[1]:>9.2f}x")
+        lo, hi = first[0], max(runs)
+        per_hi = median(runs[hi][0]) * 1000 / median(runs[hi][1])
+        probe = ""
+        a, b = cells.get((lo, 1)), cells.get((hi, 1))
+        if a and b and hi != lo:
+            dp = float(b["probes"]) - float(a["probes"])
+            probe = (f"; {(per_hi - first[1]) / dp:.0f} ns per FDE probe "
+                     "(the probes of the user-space run)")
+        print(f"\n    a frame {pow10(lo)} -> {pow10(hi)} FDEs: "
+              f"{per_hi / first[1]:.2f}x{probe}")
+        last = last or (clock, per_hi / first[1])
+    return last
+
+
 def main():
     d = sys.argv[1]
     cells = read_cells(os.path.join(d, "cells.txt"))
     dumps = read_dumps(os.path.join(d, "cg"))
     native = read_cells(os.path.join(d, "native.txt"))
     if not cells or not dumps:
-        sys.exit(f"no results in {d}: run scripts/bench-scaling.sh")
+        kernel = kernel_report(d, cells)
+        if not kernel:
+            sys.exit(f"no results in {d}: run scripts/bench-scaling.sh")
+        print(f"\nkernel ({kernel[0]}): a frame 10^3 -> 10^6 FDEs {kernel[1]:.2f}x "
+              f"(goal <= 2x: {'holds' if kernel[1] <= 2 else 'missed'})")
+        return
     fdes_all = sorted({k[0] for k in cells})
     fres_all = sorted({k[1] for k in cells})
 
@@ -169,13 +234,18 @@ def main():
             (float(b["read"]) - float(a["read"]))
         print(f"\n    one more FRE read: {per_fre:.1f} instructions "
               f"({pow10(lo)} FDEs, {r1} to {rn} FREs a function)")
+    kernel = kernel_report(d, cells)
     if not ratios:
         print("\n(no column with both the fewest and the most FDEs)")
         return
     worst = max(ratios)
-    print(f"\nlookup {pow10(lo)} -> {pow10(hi)} FDEs: {worst:.2f}x instructions "
-          f"(goal <= 2x: {'holds' if worst <= 2 else 'missed'}; "
-          f"{min(pprobe):.0f}-{max(pprobe):.0f} per FDE probe), "
+    kern = ""
+    if kernel:
+        kern = f", kernel {kernel[1]:.2f}x per frame ({kernel[0]})"
+        worst = max(worst, kernel[1])
+    print(f"\nlookup {pow10(lo)} -> {pow10(hi)} FDEs: {max(ratios):.2f}x instructions"
+          f"{kern} (goal <= 2x: {'holds' if worst <= 2 else 'missed'}; "
+          f"{min(pprobe):.0f}-{max(pprobe):.0f} instructions per FDE probe), "
           f"ORC-style table (4 KiB blocks, prototype) {max(oratios):.2f}x")
 
 

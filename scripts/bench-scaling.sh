@@ -17,6 +17,17 @@
 #   scripts/bench-scaling.sh --smoke     the answers only, natively, no
 #                                        valgrind: big sections, the walk
 #                                        budget (-E2BIG), under 20 s
+#   scripts/bench-scaling.sh --kernel    the kernel's side (needs make kernel):
+#                                        one boot (SCALE_CLOCK: icount, or
+#                                        realtime), sframe-scale
+#                                        (workloads/bench/) registers a
+#                                        section of each SCALE_FDES functions
+#                                        with PR_ADD_SFRAME and spins on a
+#                                        made-up stack of SCALE_DEPTH (100)
+#                                        return addresses into it under perf
+#                                        record --call-graph fp,defer for
+#                                        SCALE_SECS (2) s; the function_graph
+#                                        tracer times each walk; 4 min
 #   scripts/bench-scaling.sh --report    the tables again from build/bench-scaling/
 # Settings: SCALE_FDES ("1000 10000 100000 1000000"), SCALE_FRES
 # ("1 4 16 64 256 4096 32768"), SCALE_MAX ((FDEs x FREs) of a section,
@@ -39,7 +50,42 @@ build_driver() {
 		{ tail -n 30 "$out/build.log"; die "scripts/sframe/scale.c does not build against build/linux (log: build/bench-scaling/build.log)"; }
 }
 
+# kernel_run CLOCK: sframe-scale (workloads/bench/sframe-scale.c) in the
+# guest for each SCALE_FDES, its walks timed (scripts/bench-scaling-guest.sh),
+# into build/bench-scaling/kernel/CLOCK/.
+kernel_run() {
+	local clock=$1 qemu khz
+	[ -f "$KOBJ/arch/x86/boot/bzImage" ] ||
+		die "no kernel at ${KOBJ#"$TOP"/}/arch/x86/boot/bzImage: run 'make kernel'"
+	in_root make -s -C workloads bench > "$out/workloads.log" 2>&1 ||
+		{ tail -n 20 "$out/workloads.log"; die "workloads/bench does not build"; }
+	case $clock in
+	icount) qemu='-icount shift=0,align=off,sleep=off' khz=1000000 ;;
+	realtime) qemu='' khz=$(in_root "$BUILD/workloads/bench/tsc-khz") ;;
+	*) die "SCALE_CLOCK: unknown clock $clock (icount, realtime)" ;;
+	esac
+	mkdir -p "$out/kernel"
+	rm -rf "$out/kernel/$clock"
+	# shellcheck disable=SC2086
+	if ! VM_QEMU_OPTS=$qemu VM_APPEND="tsc=reliable tsc_early_khz=$khz" VM_TIMEOUT=1800 \
+		"$TOP/scripts/vm.sh" --log "$out/kernel/$clock.log" \
+		"$TOP/scripts/bench-scaling-guest.sh" "$out/kernel/$clock" \
+		"$BUILD/workloads/bench/sframe-scale" "${SCALE_DEPTH:-100}" \
+		"${SCALE_SECS:-2}" 1000000 ${SCALE_FDES:-1000 10000 100000 1000000} |
+		sed 's/^/    /'; then
+		die "the $clock boot failed (log: build/bench-scaling/kernel/$clock.log)"
+	fi
+}
+
 case $mode in
+--kernel)
+	stage "SFrame lookup scaling in the kernel: deferred walks through synthetic sections (${SCALE_CLOCK:-icount} clock)"
+	t=$(date +%s)
+	kernel_run "${SCALE_CLOCK:-icount}"
+	info "boot: $(( $(date +%s) - t )) s"
+	"$TOP/scripts/bench-scaling.py" "$out" | tee "$out/table.txt"
+	exit
+	;;
 --report)
 	exec "$TOP/scripts/bench-scaling.py" "$out"
 	;;
@@ -68,7 +114,7 @@ case $mode in
 	exit 0
 	;;
 bench) ;;
-*) die "usage: $0 [--smoke|--report]" ;;
+*) die "usage: $0 [--smoke|--kernel|--report]" ;;
 esac
 
 stage "SFrame lookup scaling (issue 9 item 2): instructions per lookup under callgrind"
