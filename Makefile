@@ -8,7 +8,7 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e real flame-tools bench bisect export configs \
+	selftests-build guest paths e2e real flame-tools bench bench-scaling bisect export configs \
 	mainline vm fuzz-mutants clean distclean
 
 help: ## this list
@@ -65,6 +65,8 @@ flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm
 	@$(S)/flame-tools.sh
 bench: kernel          ## not a test: the unwinder's time per frame, program, exec, memory costs
 	@$(S)/bench.sh
+bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
+	@$(S)/bench-scaling.sh
 fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
 	@$(S)/fuzz-mutants.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
@@ -85,7 +87,7 @@ clean:                 ## remove build products, keep build/linux
 		build/selftests-debug build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
 		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs \
-		build/fuzz-mutants \
+		build/fuzz-mutants build/bench-scaling \
 		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

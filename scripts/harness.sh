@@ -5,7 +5,8 @@
 # files (scripts/sframe-inputs.sh) through the harness's checks: reads only
 # inside the section, at most a binary search of FDE reads and the FRE
 # budget, documented errors only, none from a section that validates, and
-# the answers of the harness's reference model (ref.c).
+# the answers of the harness's reference model (ref.c); and big synthetic
+# sections (scripts/bench-scaling.sh --smoke).
 #   scripts/harness.sh           the stage (make harness)
 #   scripts/harness.sh ARGS...   sframe_test ARGS in the root, e.g.
 #                                run build/fuzz/artifacts/crash-...
@@ -55,5 +56,18 @@ while read -r file; do
 	cat "$out/check.log" >> "$out/check-all.log"
 done < <(sframe_files 3)
 info "every IP of $(sframe_files 3 | wc -l) files looked up in $(( $(date +%s) - t )) s"
+
+# Sections bigger than any real file: 10^6 FDEs, 65535 FREs, lookups that
+# the walk's FRE budget cannot finish (scripts/sframe/scale.c, the driver
+# of make bench-scaling, natively: every answer checked).
+if "$TOP/scripts/bench-scaling.sh" --smoke > "$out/big.log" 2>&1; then
+	passed=$((passed + 1))
+	info "ok   big synthetic sections: $(grep -o 'every answer right.*' "$out/big.log")"
+else
+	failed=$((failed + 1))
+	info "FAIL big synthetic sections:"
+	grep -v '^counts:' "$out/big.log" | sed 's/^/        /'
+	info "rerun: scripts/bench-scaling.sh --smoke"
+fi
 echo "counts: $passed $failed 0"
 [ "$failed" = 0 ]
