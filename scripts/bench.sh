@@ -22,7 +22,8 @@
 #             without .sframe, without PT_GNU_SFRAME
 #   regs      kernel memory per registered section (BENCH_SECTIONS, 4000)
 # and, with the icount clock, once more deep and real with the tracer on the
-# walk's functions too: where the time of a frame goes. It ends with "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount
+# walk's functions too: where the time of a frame goes; then the lookup
+# scaling of make bench-scaling (BENCH_SCALING=0: not). It ends with "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount
 # medians). Raw numbers: build/bench/results.txt; runs: build/bench/CLOCK/.
 # --no-boot reports on the runs of the last boot again.
 . "$(dirname "$0")/lib.sh"
@@ -77,5 +78,15 @@ done
 
 stage "bench results (medians of $reps repetitions, (min-max))"
 info "took $(( $(date +%s) - t0 )) s; raw numbers: ${out#"$TOP"/}/results.txt"
+# Lookup scaling in user space (make bench-scaling, about 2 min), before
+# the report so that the report's line stays the last; BENCH_SCALING=0
+# leaves it out, --no-boot shows its last tables.
+if [ "${BENCH_SCALING:-1}" = 1 ]; then
+	if [ "$boot" = 1 ]; then
+		"$TOP/scripts/bench-scaling.sh"
+	elif [ -d "$BUILD/bench-scaling" ]; then
+		"$TOP/scripts/bench-scaling.sh" --report
+	fi
+fi
 # Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx".
 "$TOP/scripts/bench.py" report --results "$out/results.txt" "${clocks[@]/#/$out/}"
