@@ -4,7 +4,7 @@
 # how long it took in $2/selftest-NAME.secs. $3: how long the stress test
 # runs (SFRAME_STRESS_SEC, seconds).
 tests=$1 out=$2
-export SFRAME_STRESS_SEC=${3:-10}
+export SFRAME_STRESS_SEC="${3:-10}"
 dmesg > "$out/dmesg"
 if [ -d "$tests" ]; then
 	for t in "$tests"/*; do
