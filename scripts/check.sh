@@ -52,7 +52,7 @@ run_stage() {
 	else
 		result=ok
 	fi
-	summary+=("$(printf '%-21s %-4s %4d passed %3d failed %3d skipped %5d s' \
+	summary+=("$(printf '%-24s %-4s %4d passed %3d failed %3d skipped %5d s' \
 		"$name${STAGE_VARIANT:+ ($STAGE_VARIANT)}" "$result" "$p" "$f" "$s" \
 		$(( $(date +%s) - start )))")
 	printf '\n--- stage %s%s: %s in %d s (make check so far: %d s)\n' "$name" \
