@@ -17,7 +17,7 @@ help: ## this list
 
 demo: kernel           ## build, boot, profile programs built without frame pointers; flame graphs
 	@$(S)/demo.sh
-check:                 ## the whole test suite, every stage below marked *
+check:                 ## the whole test suite: every stage below marked *, then kernel, selftests-build, guest with VARIANT=debug
 	@$(S)/check.sh
 check-debug:           ## make check with the debug kernel (VARIANT=debug): no e2e, no user-space stages
 	@VARIANT=debug $(S)/check.sh

@@ -16,16 +16,22 @@ declare -a summary rerun
 # skipped) reports its own test counts; otherwise it counts as one test,
 # passed or failed by its exit status. A skipped test never counts as
 # passed. Every stage is a make target of the same name: a failed stage
-# says so.
+# says so. STAGE_VARIANT=debug: the stage of the debug kernel (run with
+# VARIANT=debug; logged as NAME-debug).
 run_stage() {
-	local name=$1 start rc counts p f s result
+	local name=$1 start rc counts p f s result variant=${STAGE_VARIANT:-${VARIANT:-}} log
 	shift
+	log=$LOG/$name${STAGE_VARIANT:+-$STAGE_VARIANT}.log
 	start=$(date +%s)
 	set +e
-	"$@" 2>&1 | tee "$LOG/$name.log"
+	if [ -n "${STAGE_VARIANT:-}" ]; then
+		VARIANT=$STAGE_VARIANT "$@" 2>&1 | tee "$log"
+	else
+		"$@" 2>&1 | tee "$log"
+	fi
 	rc=${PIPESTATUS[0]}
 	set -e
-	counts=$(sed -n 's/^counts: \([0-9]\+ [0-9]\+ [0-9]\+\)$/\1/p' "$LOG/$name.log" | tail -1)
+	counts=$(sed -n 's/^counts: \([0-9]\+ [0-9]\+ [0-9]\+\)$/\1/p' "$log" | tail -1)
 	if [ -n "$counts" ]; then
 		read -r p f s <<<"$counts"
 	elif [ "$rc" = 0 ]; then
@@ -36,7 +42,7 @@ run_stage() {
 	[ "$rc" = 0 ] || [ "$f" != 0 ] || f=1
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" != 0 ]; then
-		rerun+=("${VARIANT:+VARIANT=$VARIANT }make $name")
+		rerun+=("${variant:+VARIANT=$variant }make $name")
 		echo "!!! stage $name failed; rerun it with: ${rerun[-1]}"
 	fi
 	if [ "$f" != 0 ]; then
@@ -46,10 +52,16 @@ run_stage() {
 	else
 		result=ok
 	fi
-	summary+=("$(printf '%-15s %-4s %4d passed %3d failed %3d skipped %5d s' "$name" \
-		"$result" "$p" "$f" "$s" $(( $(date +%s) - start )))")
+	summary+=("$(printf '%-24s %-4s %4d passed %3d failed %3d skipped %5d s' \
+		"$name${STAGE_VARIANT:+ ($STAGE_VARIANT)}" "$result" "$p" "$f" "$s" \
+		$(( $(date +%s) - start )))")
+	printf '\n--- stage %s%s: %s in %d s (make check so far: %d s)\n' "$name" \
+		"${STAGE_VARIANT:+ ($STAGE_VARIANT kernel)}" "$result" $(( $(date +%s) - start )) \
+		$(( $(date +%s) - t0 ))
 	return "$rc"
 }
+# run_debug NAME CMD...: run_stage for the debug kernel.
+run_debug() { STAGE_VARIANT=debug run_stage "$@"; }
 
 finish() {
 	stage "summary (${VARIANT:-default} kernel, $(( $(date +%s) - t0 )) s)"
@@ -85,4 +97,15 @@ run_stage guest "$S/guest-tests.sh" || true
 run_stage paths "$S/paths.sh" || true
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage e2e "$S/e2e.sh" || true
+fi
+# The debug kernel (config/debug.config: KASAN, UBSAN, lockdep, kmemleak):
+# its KUnit suites at boot, the kselftests and the stress kselftest, in one
+# boot; any report in its log fails the guest stage. make check-debug runs
+# only these (and the stages before the user-space ones); SFRAME_CHECK_DEBUG=0
+# leaves them out of make check.
+if [ "${VARIANT:-}" != debug ] && [ "${SFRAME_CHECK_DEBUG:-1}" != 0 ]; then
+	if run_debug kernel "$S/kernel.sh"; then
+		run_debug selftests-build "$S/selftests.sh" || true
+		run_debug guest "$S/guest-tests.sh" || true
+	fi
 fi

@@ -1,15 +1,22 @@
 #!/bin/sh
 # Runs inside the guest: save the kernel log (KUnit's KTAP), then run every
-# kselftest binary of $1, leaving its TAP output in $2/selftest-NAME.tap.
+# kselftest binary of $1, leaving its TAP output in $2/selftest-NAME.tap and
+# how long it took in $2/selftest-NAME.secs. $3: how long the stress test
+# runs (SFRAME_STRESS_SEC, seconds).
 tests=$1 out=$2
+export SFRAME_STRESS_SEC="${3:-10}"
 dmesg > "$out/dmesg"
 if [ -d "$tests" ]; then
 	for t in "$tests"/*; do
 		case "$t" in *.so) continue ;; esac
 		[ -f "$t" ] && [ -x "$t" ] || continue
 		name=$(basename "$t")
-		(cd "$tests" && timeout 300 "./$name") > "$out/selftest-$name.tap" 2>&1
+		# Each test samples until it has enough, with caps of its own
+		# (60 s a profile): this only catches a hang.
+		start=$(cut -d. -f1 /proc/uptime)
+		(cd "$tests" && timeout 1200 "./$name") > "$out/selftest-$name.tap" 2>&1
 		echo "$?" > "$out/selftest-$name.rc"
+		echo $(( $(cut -d. -f1 /proc/uptime) - start )) > "$out/selftest-$name.secs"
 	done
 fi
 # A kernel with kmemleak (VARIANT=debug): ask for two scans after the tests,

@@ -16,8 +16,13 @@ append=()
 # The KASAN kernel reports a wild access in the base kernel's early IRQ
 # handling at boot when QEMU offers 5-level paging: boot it with 4 levels.
 [ "${VARIANT:-}" = debug ] && append=(--append no5lvl)
-"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "${VM_TIMEOUT:-1500}" "${append[@]}" \
-	"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" >/dev/null || vmrc=1
+# The stress kselftest's run (SFRAME_STRESS_SEC): longer on the debug
+# kernel, whose checkers are what it is for.
+stress=${STRESS_SEC:-10}
+[ "${VARIANT:-}" = debug ] && stress=${STRESS_SEC:-60}
+info "stress test: $stress s"
+"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "${VM_TIMEOUT:-2400}" "${append[@]}" \
+	"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" >/dev/null || vmrc=1
 [ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
 rc=0

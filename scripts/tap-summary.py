@@ -95,7 +95,15 @@ def selftests(d):
         elif p + f + s == 0 or (rc not in ('0', '4') and f == 0):
             print(f'    kselftest {name}: exit status {rc} with no failed test reported (see {tap})')
             f += 1
-        print(f'    kselftest {name}: {p} passed, {f} failed, {s} skipped')
+        secs = tap[:-4] + '.secs'
+        took = f' in {open(secs).read().strip()} s' if os.path.exists(secs) else ''
+        print(f'    kselftest {name}: {p} passed, {f} failed, {s} skipped{took}')
+        # What a test says it measured, on lines of its own ("# FILE:LINE:TEST:...").
+        if name == 'sframe_stress_test':
+            for l in open(tap, errors='replace'):
+                m = re.match(r'^# [^:]+:\d+:[^:]+:(.*)$', l.rstrip('\n'))
+                if m:
+                    print(f'        {m.group(1)}')
         passed += p
         failed += f
         skipped += s
