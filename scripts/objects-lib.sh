@@ -132,7 +132,9 @@ series_objects() {
 	fi
 	for h in "${changed[@]}"; do
 		case "$h" in
-		*/uapi/*|*.c|*.h|*Kconfig*) ;;
+		# Kconfig: the configurations build what it selects; .kunitconfig: read
+		# by kunit.py only.
+		*/uapi/*|*.c|*.h|*Kconfig*|*/.kunitconfig) ;;
 		*/Makefile|*/Kbuild)
 			git -C "$tree" diff -U0 base -- "$h" | sed -n '/^+++ /d; s/^+//p' > "$inc"
 			if grep -v -E '^[[:space:]]*(#.*)?$|^(obj|lib)-[^=]*[:+]?=' "$inc" | grep -q .; then
