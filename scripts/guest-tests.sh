@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # One boot of the built kernel: the KUnit suites built into it run at boot
-# (KTAP in the kernel log), then the kselftests run in the guest (TAP).
-# Prints both results, and "counts: P F S" for make check.
+# (KTAP in the kernel log), then the installed kselftests run in the guest
+# with run_kselftest.sh (TAP). The kernel's own parser, kunit.py parse,
+# reads both (scripts/tap-summary.py); prints the results and "counts: P F S"
+# for make check.
 . "$(dirname "$0")/lib.sh"
 
-tests=$BUILD/selftests${VARIANT:+-$VARIANT}/sframe
+tests=$BUILD/kselftest${VARIANT:+-$VARIANT}
 out=$BUILD/guest-tests${VARIANT:+-$VARIANT}
 rm -rf "$out"
 mkdir -p "$out"
@@ -21,6 +23,6 @@ append=()
 [ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
 rc=0
-"$TOP/scripts/tap-summary.py" "$out" || rc=$?
+in_root python3 "$TOP/scripts/tap-summary.py" "$TREE" "$tests" "$out" || rc=$?
 [ "$vmrc" = 0 ] || exit 1
 exit "$rc"
