@@ -5,14 +5,23 @@
 # each program's own TAP in $2/kselftest/NAME (--per-test-log).
 tests=$1 out=$2
 dmesg > "$out/dmesg"
-# The logs are written a byte at a time (kselftest/prefix.pl): on the
-# guest's tmpfs, not through 9p to build/, where it costs seconds more.
+# The per-test logs are written a byte at a time (kselftest/prefix.pl):
+# on the guest's tmpfs, not through 9p to build/, where that costs seconds,
+# and copied there every 10 s, so that a guest that hangs leaves them too.
 if [ -x "$tests/run_kselftest.sh" ]; then
 	logs=$(mktemp -d)
-	"$tests/run_kselftest.sh" --per-test-log "$logs" > "$logs.tap" 2>&1
+	mkdir -p "$out/kselftest"
+	(while sleep 10; do cp -r "$logs/." "$out/kselftest/"; done) &
+	copier=$!
+	# The runner stops a program after 45 s unless sframe/settings says
+	# otherwise: too short under QEMU without KVM. A series without
+	# settings gets its 300 s here.
+	set --
+	[ -f "$tests/sframe/settings" ] || set -- --override-timeout 300
+	"$tests/run_kselftest.sh" --per-test-log "$logs" "$@" > "$out/kselftest.tap" 2>&1
 	echo "$?" > "$out/kselftest.rc"
-	cp "$logs.tap" "$out/kselftest.tap"
-	cp -r "$logs" "$out/kselftest"
+	kill "$copier"
+	cp -r "$logs/." "$out/kselftest/"
 fi
 # A kernel with kmemleak (VARIANT=debug): ask for two scans after the tests,
 # and put what it finds into the kernel log, where vm.sh looks for it.
