@@ -13,8 +13,9 @@ stay beside them (NAME.kunit.log, NAME.json).
 
 Prints a line per KUnit suite and per kselftest program, one line per case
 that failed or skipped, and "counts: P F S" (passed, failed, skipped) for
-make check; exits 1 on any failure. Cases are counted, not programs, and a
-skip is never a pass. A kernel without KUnit suites or a series without
+make check; exits 1 on any failure and on any skipped case (the workbench's
+kernel has all the tests need: a skip is a test that did not run). Cases
+are counted, not programs, and a skip is never a pass. A kernel without KUnit suites or a series without
 kselftests counts as one skip. A failure is also: a program of
 kselftest-list.txt that has no result (not run, or the guest ended first),
 that reported no case, or that failed (crash, timeout, exit status) with
@@ -30,6 +31,9 @@ import sys
 tree, ksft_dir, out = (os.path.abspath(a) for a in sys.argv[1:4])
 KUNIT_PY = os.path.join(tree, 'tools', 'testing', 'kunit', 'kunit.py')
 passed = failed = skipped = 0
+# Skips that say "nothing to test here" (no suite, no kselftests yet), not
+# tests that did not run.
+absent = 0
 
 
 class ParseError(Exception):
@@ -117,10 +121,12 @@ def add(label, p, f, s):
 
 
 def kunit(res):
+    global absent
     suites = res.get('sub_groups', []) + res.get('test_cases', [])
     if not suites:
         print('    KUnit SKIP: this kernel has no KUnit suite of the series yet')
         add('KUnit', 0, 0, 1)
+        absent += 1
         return
     for suite in suites:
         label = f'KUnit {suite["name"]}'
@@ -162,7 +168,7 @@ def kselftest(name, top, why, cases):
 
 
 def main():
-    global failed
+    global failed, absent
     listing = os.path.join(ksft_dir, 'kselftest-list.txt')
     programs = [l.strip().split(':', 1) for l in read_lines(listing) if ':' in l]
     # One kunit.py a file, side by side.
@@ -180,6 +186,7 @@ def main():
     if not os.path.exists(listing):
         print('    kselftests SKIP: the series has no kselftests yet')
         add('kselftests', 0, 0, 1)
+        absent += 1
         return
     try:
         status = {names[-1]: st for names, st in leaves(run.result())}
@@ -200,4 +207,8 @@ def main():
 main()
 print(f'    total: {passed} passed, {failed} failed, {skipped} skipped')
 print(f'counts: {passed} {failed} {skipped}')
-sys.exit(1 if failed else 0)
+if skipped > absent:
+    # The workbench's own kernel has everything the tests need: a test that
+    # skipped did not run, and the stage must not pass without it.
+    print(f'    {skipped - absent} case(s) skipped: the stage fails (a skip is not a pass)')
+sys.exit(1 if failed or skipped > absent else 0)
