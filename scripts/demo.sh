@@ -31,9 +31,10 @@ describe() {
 }
 
 stage "demo: user call graphs from perf record --call-graph fp,defer"
-info "workload: workloads/$name.c, main -> top -> mid1 -> mid2 -> leaf, leaf"
-info "spins for 1.5 s of CPU; every sample in leaf should carry the callchain"
-info "leaf <- mid2 <- mid1 <- top <- main. Built with -O2 as:"
+chain=$(workloads chain "$name")
+info "workload: workloads/$name.c, ${chain##* <- } calls down to ${chain%% *}, which spins"
+info "for 1.5 s of CPU; every sample in ${chain%% *} should carry the callchain"
+info "$chain. Built with -O2 as:"
 for f in "${flavours[@]}"; do
 	info "  $name-$f: $(describe "$f")"
 done
@@ -70,14 +71,14 @@ for f in "${flavours[@]}"; do
 	grep -v '^#' "$out/$f.report" | cat -s | sed -e '1{/^$/d}' -e '${/^$/d}'
 done
 
-stage "one sample in leaf, as perf script prints it"
+stage "one sample in ${chain%% *}, as perf script prints it"
 for f in "${flavours[@]}"; do
 	info "$name-$f:"
-	awk 'BEGIN { RS = ""; FS = "\n" } $2 ~ / leaf\+/ { print; exit }' "$out/$f.txt" |
+	awk -v leaf=" ${chain%% *}+" 'BEGIN { RS = ""; FS = "\n" } index($2, leaf) { print; exit }' "$out/$f.txt" |
 		expand | sed 's/^/    /'
 done
 
-stage "callchain completeness (samples in leaf with leaf <- mid2 <- mid1 <- top <- main)"
+stage "callchain completeness (samples in ${chain%% *} with $chain)"
 e2e_table "$out" --figures --quiet "${flavours[@]}"
 
 "$TOP/scripts/flamegraph.sh" "$out" "real-sframe=sqlite3-sframe: $(describe sframe)" \
