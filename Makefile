@@ -85,7 +85,7 @@ clean:                 ## remove build products, keep build/linux
 		build/selftests-debug build/kselftest build/kselftest-debug \
 		build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs \
+		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants \
 		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)

@@ -45,8 +45,12 @@ if [ "$boot" = 1 ]; then
 	stage "demo workloads"
 	e2e_workloads
 	"$TOP/scripts/real.sh" sframe nofp
-	# Installs what it lacks before the boot, not after it.
-	"$TOP/scripts/flame-tools.sh" | grep -v '^template: '
+	# Installs what it lacks before the boot, not after it; the guest makes
+	# the flame graphs with the template (from where it sees it).
+	tools=$("$TOP/scripts/flame-tools.sh") ||
+		{ printf '%s\n' "$tools"; die "scripts/flame-tools.sh failed"; }
+	printf '%s\n' "$tools" | grep -v '^template: ' || true
+	cp "${tools##*template: }" "$out.template.html"
 
 	stage "demo boot (${VARIANT:-default} kernel): perf record -F $E2E_FREQ -e cpu-clock:u --call-graph fp,defer"
 	RUNS=() opts=()
@@ -55,9 +59,10 @@ if [ "$boot" = 1 ]; then
 	for f in "${flavours[@]}"; do
 		opts+=(--report "$f")
 	done
-	# The flame graphs read the real program's perf.data on the host.
+	# The real program's runs: flame graphs (scripts/flamegraph.sh shows
+	# and checks them), no perf script listing.
 	for r in "${real_demo_runs[@]%%:*}"; do
-		opts+=(--record-only "$r")
+		opts+=(--record-only "$r" --flame "$r=$out.template.html")
 	done
 	e2e_boot "$out" "${opts[@]}" "${RUNS[@]}"
 fi
