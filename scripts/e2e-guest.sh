@@ -203,10 +203,6 @@ profile() { # LABEL CALLGRAPH COMMAND
 		perf probe -q -d '*:*' >> "$log" 2>&1 || st=1
 	fi
 	[ "$st" = 0 ] || return 1
-	if [ "${sizes#* "$1" }" != "$sizes" ]; then
-		echo "    perf.data: $(wc -c < "$data") bytes" >> "$log"
-		rm -f "$data"
-	fi
 	template=$(functions_of "$flames" "$1")
 	if [ -n "$template" ]; then
 		t1=$(date +%s)
@@ -221,6 +217,10 @@ profile() { # LABEL CALLGRAPH COMMAND
 		sed 's/^/    /' "$tmp/flame.out" >> "$log"
 		echo "    (perf script report flamegraph $(($(date +%s) - t1)) s)" >> "$log"
 		[ "$st" = 0 ] || return 1
+	fi
+	if [ "${sizes#* "$1" }" != "$sizes" ]; then
+		echo "    perf.data: $(wc -c < "$data") bytes" >> "$log"
+		rm -f "$data"
 	fi
 	if [ "${records#* "$1" }" != "$records" ] || [ "${sizes#* "$1" }" != "$sizes" ]; then
 		echo "    (perf record $(($(date +%s) - t0)) s)" >> "$log"
