@@ -50,9 +50,9 @@ difftest: root         ## * the reader against binutils' libsframe, every IP of 
 	@$(S)/difftest.sh
 kernel: series         ## * the kernel builds (build/obj)
 	@$(S)/kernel.sh
-selftests-build: kernel ## * the series' kselftests build against its UAPI headers
+selftests-build: kernel ## * the kselftests build against the new UAPI headers and install (build/kselftest)
 	@$(S)/selftests.sh
-guest: selftests-build ## * one boot: KUnit at boot and the kselftests
+guest: selftests-build ## * one boot: KUnit at boot, run_kselftest.sh; kunit.py parse reads both
 	@$(S)/guest-tests.sh
 paths: kernel          ## * the workbench runs from a path with a space under /tmp
 	@$(S)/paths.sh
@@ -84,9 +84,10 @@ vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the bu
 
 clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
-		build/selftests-debug build/guest-tests build/guest-tests-debug \
+		build/selftests-debug build/kselftest build/kselftest-debug \
+		build/guest-tests build/guest-tests-debug \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
-		build/*.args build/harness build/fuzz build/difftest build/sframe-inputs \
+		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling \
 		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)

@@ -47,6 +47,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import perfdata  # noqa: E402  (scripts/perfdata.py: perf.data records)
+import workloads  # noqa: E402  (scripts/workloads.py: the chains)
 
 DEPTHS = (100, 20)
 BUILDS = ('sframe', 'fp')
@@ -314,7 +315,7 @@ class Report:
         self.out('frames from the PERF_RECORD_CALLCHAIN_DEFERRED records; ns/frame = walk time /')
         self.out('frames. Medians of the repetitions, (min-max).')
         self.out()
-        self.out('deep: main -> down x D -> leaf, perf record -F 999 -e cpu-clock:u --call-graph fp,defer')
+        self.out('deep: ' + workloads.chain_text('deep').replace('DEPTH', 'D') + ', perf record -F 999 -e cpu-clock:u --call-graph fp,defer')
         self.out('  %-8s %-6s %5s %6s %11s %26s %26s' % (
             'clock', 'build', 'D', 'walks', 'frames/walk', 'us/walk', 'ns/frame'))
         for clock, d in dirs:

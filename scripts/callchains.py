@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Count complete user callchains in `perf script` output.
 
-  callchains.py [--min FLAVOUR=PCT]... [--every FLAVOUR]... [--min-samples N]
-                DIR FLAVOUR...
+  callchains.py [--workload NAME] [--min FLAVOUR=PCT]... [--max FLAVOUR=PCT]...
+                [--every FLAVOUR]... [--min-samples N] DIR FLAVOUR...
   callchains.py --object NAME... [--min RUN=PCT]... [--near RUN=REF:PTS]...
                 [--min-samples N] DIR RUN...
 
@@ -18,13 +18,12 @@ innermost first:
             7ff41258ffba [unknown] (/usr/lib/x86_64-linux-gnu/libc.so.6)
                        0 [unknown] ([unknown])
 
-The completeness rule (complete()): a callchain is complete when it
-reaches main and every frame before main is known: an unknown address
-before main makes it incomplete; whatever follows main (libc's start code,
-mostly [unknown] without libc symbols) does not matter. For the sample
-workloads, whose chain is known, a sample whose first frame is in leaf is
-complete when its frames are exactly leaf, mid2, mid1, top, main: a missing
-frame makes it incomplete too.
+The completeness rule and each workload's expected chain are
+scripts/workloads.py's (complete(), CHAINS): a callchain is complete when
+it reaches main with no unknown frame before it, and for a workload
+(--workload NAME, by default chain: leaf <- mid2 <- mid1 <- top <- main) a
+sample whose first frame is in its leaf is complete when its frames up to
+main are exactly the workload's chain.
 
 With --every FLAVOUR (the probes: every sample is a hit of a probe on the
 workload), every sample of FLAVOUR counts, wherever its first frame is:
@@ -65,90 +64,26 @@ import os
 import re
 import sys
 
-CHAIN = ['leaf', 'mid2', 'mid1', 'top', 'main']
-FRAME = re.compile(r'^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
-# A sample without a callchain has its ip on the header line.
-INLINE = re.compile(r":\s+([0-9a-f]+)\s+(\S+)\s+\(([^()]*)\)\s*$")
+# The rule and the expected chains: scripts/workloads.py, their one place.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from workloads import CHAINS, chain_text, complete, describe, func, main_index, samples  # noqa: E402
 
 
-def samples(path):
-    """Yield the frames of every sample: a list of (addr, symbol, dso)."""
-    frames = None
-    with open(path, errors='replace') as f:
-        for line in f:
-            line = line.rstrip('\n')
-            if not line.strip():
-                if frames is not None:
-                    yield frames
-                frames = None
-                continue
-            if not line[0].isspace():   # "comm pid time: period event:"
-                if frames is not None:
-                    yield frames
-                frames = []
-                m = INLINE.search(line)
-                if m:
-                    frames.append((m.group(1), m.group(2), m.group(3)))
-                continue
-            m = FRAME.match(line)
-            if m and frames is not None:
-                frames.append((m.group(1), m.group(2), m.group(3)))
-    if frames is not None:
-        yield frames
-
-
-def func(symbol):
-    """'mid2+0x19' -> 'mid2', '[unknown]' stays."""
-    return re.sub(r'\+0x[0-9a-f]+$', '', symbol)
-
-
-def main_index(frames, objects=None):
-    """The index of the first frame in main (in one of the objects, file
-    names, when given), or None."""
-    for i, (_, sym, dso) in enumerate(frames):
-        if func(sym) == 'main' and (objects is None or
-                                    os.path.basename(dso) in objects):
-            return i
-    return None
-
-
-def complete(frames, chain=None, objects=None):
-    """The completeness rule (see the top): the chain reaches main (in one
-    of objects, when given) with no unknown frame before it and, when chain
-    is given, its frames up to main are exactly chain (leaf first)."""
-    i = main_index(frames, objects)
-    if i is None:
-        return False
-    names = [func(s) for _, s, _ in frames[:i + 1]]
-    if '[unknown]' in names:
-        return False
-    return chain is None or names == chain
-
-
-def describe(frames):
-    """A short form of a chain for the report: leaf <- ? <- ..."""
-    names = []
-    for _, sym, _ in frames[:len(CHAIN) + 1]:
-        names.append('?' if func(sym) == '[unknown]' else func(sym))
-    more = ' ...' if len(frames) > len(CHAIN) + 1 else ''
-    return ' <- '.join(names) + more
-
-
-def analyse(path, every=False):
+def analyse(path, chain, every=False):
     """(samples, counted samples, complete ones, incomplete chains): the
-    samples in leaf, or with every, all of them."""
+    samples in chain's leaf, or with every, all of them."""
     leaf = done = total = 0
     bad = collections.Counter()
     for frames in samples(path):
         total += 1
         first = func(frames[0][1]) if frames else None
-        if not every and first != 'leaf':
+        if not every and first != chain[0]:
             continue
         leaf += 1
-        if first in CHAIN and complete(frames, CHAIN[CHAIN.index(first):]):
+        if first in chain and complete(frames, chain[chain.index(first):]):
             done += 1
         else:
-            bad[describe(frames)] += 1
+            bad[describe(frames, len(chain))] += 1
     return total, leaf, done, bad
 
 
@@ -313,6 +248,9 @@ def main():
                     help="every sample of FLAVOUR counts, complete from its first frame")
     ap.add_argument('--object', action='append', default=[], metavar='NAME',
                     help="a file name of the real program's own code")
+    ap.add_argument('--workload', default='chain', choices=sorted(CHAINS),
+                    help='the workload whose expected chain the FLAVOURs run '
+                    '(scripts/workloads.py)')
     ap.add_argument('--min-samples', type=int, default=200)
     ap.add_argument('--quiet', action='store_true',
                     help='no list of incomplete chains')
@@ -337,13 +275,14 @@ def main():
 
     passed = failed = 0
     rows, notes = [], []
+    chain = CHAINS[args.workload]
     for fl in args.flavours:
         path = os.path.join(args.dir, fl + '.txt')
         if not os.path.exists(path):
             rows.append((fl, '-', '-', '-', '-', 'FAIL (no %s)' % path))
             failed += 1
             continue
-        total, leaf, done, bad = analyse(path, fl in args.every)
+        total, leaf, done, bad = analyse(path, chain, fl in args.every)
         share = share_of(done, leaf)
         problems = []
         if leaf < args.min_samples:
@@ -372,10 +311,10 @@ def main():
             print(fmt % (fl, leaf, done, share))
         else:
             print((fmt + ' %9s  %s') % (fl, leaf, done, share, req, result))
-    print('    (complete: leaf <- %s, then anything)' % ' <- '.join(CHAIN[1:]))
+    print('    (complete: %s, then anything)' % chain_text(args.workload))
     if args.every:
         print('    (%s: every sample, complete from its first frame, one of %s)'
-              % (', '.join(args.every), ', '.join(CHAIN)))
+              % (', '.join(args.every), ', '.join(chain)))
     if notes and not args.quiet:
         print('    most frequent incomplete chains%s:' %
               ('' if args.every else ' in leaf'))

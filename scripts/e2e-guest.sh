@@ -2,7 +2,8 @@
 # e2e-guest.sh [--report LABEL]... [--record-only LABEL]... [--size-only LABEL]...
 #   [--freq HZ] [--freq-of LABEL=HZ]... [--probe LABEL=POINT[,POINT]...]...
 #   [--walks] [--walk-functions LABEL=FUNC[,FUNC]...]...
-#   [--time-functions LABEL=FUNC[,FUNC]...]... [--no-throttle] OUTDIR RUN...
+#   [--time-functions LABEL=FUNC[,FUNC]...]... [--flame LABEL=TEMPLATE]...
+#   [--no-throttle] OUTDIR RUN...
 #   or e2e-guest.sh --args-file FILE (those, one a line):
 # runs inside the guest (scripts/vm.sh). A RUN is
 # LABEL:CALLGRAPH:COMMAND; COMMAND (split into words at blanks, paths
@@ -22,6 +23,9 @@
 # depth below unwind_user(), and LABEL.walks holds the whole call graph.
 # --time-functions times every call of the FUNCs in LABEL's run (a run
 # without perf too; the same tracer, depth 1) into LABEL.calls.
+# --flame: LABEL's recording also becomes a flame graph, perf script report
+# flamegraph with d3-flame-graph's HTML TEMPLATE (a file the guest sees).
+# Every perf script of the profiling pipeline runs here, in the guest.
 # --no-throttle sets kernel.perf_cpu_time_max_percent=0 (only in a guest!):
 # else the kernel lowers the sample rate for good once samples take long.
 # Leaves in OUTDIR:
@@ -30,6 +34,7 @@
 #   LABEL.txt     perf script (not for --record-only and --size-only runs)
 #   LABEL.log     the command's and perf's messages
 #   LABEL.report  perf report call graphs (the runs named by --report)
+#   LABEL.flame.html  its flame graph (the runs named by --flame)
 #   LABEL.walks   one line per walk, with its duration (--walks)
 #   LABEL.calls   one line per call, with its duration (--time-functions)
 #   guest.out     what this script printed; dmesg: the kernel log
@@ -42,7 +47,8 @@ if [ "${1:-}" = --args-file ]; then
 		set -- "$@" "$a"
 	done < "$args"
 fi
-reports=' ' records=' ' sizes=' ' freq=999 freqs='' probes='' walks=0 wfuncs='' tfuncs='' nothrottle=0
+reports=' ' records=' ' sizes=' ' freq=999 freqs='' probes='' walks=0 wfuncs='' tfuncs='' flames=''
+nothrottle=0
 while :; do
 	case "$1" in
 	--report) reports="$reports$2 "; shift 2 ;;
@@ -54,6 +60,7 @@ while :; do
 	--walks) walks=1; shift ;;
 	--walk-functions) wfuncs="$wfuncs $2"; shift 2 ;;
 	--time-functions) tfuncs="$tfuncs $2"; shift 2 ;;
+	--flame) flames="$flames $2"; shift 2 ;;
 	--no-throttle) nothrottle=1; shift ;;
 	*) break ;;
 	esac
@@ -196,6 +203,21 @@ profile() { # LABEL CALLGRAPH COMMAND
 		perf probe -q -d '*:*' >> "$log" 2>&1 || st=1
 	fi
 	[ "$st" = 0 ] || return 1
+	template=$(functions_of "$flames" "$1")
+	if [ -n "$template" ]; then
+		t1=$(date +%s)
+		# Options before -- are perf script's, after it flamegraph.py's
+		# (which reads the header of -i's file for the "Context" button).
+		# Without the template it would make a page that loads d3 from
+		# the network.
+		perf script report flamegraph -i "$data" -- -i "$data" --template "$template" \
+			-o "$tmp/$1.flame.html" > "$tmp/flame.out" 2>&1 &&
+			! grep -q 'Error reading template' "$tmp/flame.out"
+		st=$?
+		sed 's/^/    /' "$tmp/flame.out" >> "$log"
+		echo "    (perf script report flamegraph $(($(date +%s) - t1)) s)" >> "$log"
+		[ "$st" = 0 ] || return 1
+	fi
 	if [ "${sizes#* "$1" }" != "$sizes" ]; then
 		echo "    perf.data: $(wc -c < "$data") bytes" >> "$log"
 		rm -f "$data"

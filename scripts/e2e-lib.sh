@@ -39,11 +39,14 @@ e2e_runs() {
 	done
 }
 
+# The workloads, their expected chains, the real program and the
+# completeness rule are scripts/workloads.py's: it says them once.
+workloads() { python3 "$TOP/scripts/workloads.py" "$@"; }
 # The real program (real.pin, scripts/real.sh): the file names of its own
 # code, its fixed workload (paths relative to the checkout, no blanks), and
 # its runs LABEL:CALLGRAPH:BUILD (build/real/BUILD/).
-REAL_OBJECTS="sqlite3 libsqlite3.so.0"
-REAL_ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
+REAL_OBJECTS=$(workloads real-objects)
+REAL_ARGS=$(workloads real-args)
 REAL_RUNS="real-sframe:fp,defer:sframe real-fp:fp,defer:fp real-dwarf:dwarf:sframe"
 
 # real_runs [RUN...]: append the real program's runs (LABEL:CALLGRAPH:BUILD,
@@ -69,7 +72,8 @@ real_runs() {
 # (callchains.py --every).
 PROBE_RUNS="probe-func=leaf,mid2+@ probe-sdt=sdt_chain:leaf_done
 probe-uret=sdt_chain:leaf_done,mid1%return"
-PROBE_BIN=build/workloads/chain-sframe
+PROBE_WORKLOAD=chain
+PROBE_BIN=build/workloads/$PROBE_WORKLOAD-sframe
 
 # probe_point BIN POINT: POINT with "FUNC+@" made FUNC+OFF, OFF the offset of
 # the instruction after FUNC's stack allocation (sub $N,%rsp): past the
@@ -121,7 +125,7 @@ e2e_boot() {
 	while :; do
 		case "$1" in
 		--report|--record-only|--size-only|--freq|--freq-of|--probe|--walk-functions|\
-		--time-functions)
+		--time-functions|--flame)
 			opts+=("$1" "$2"); shift 2 ;;
 		--walks|--no-throttle) opts+=("$1"); shift ;;
 		*) break ;;
@@ -157,7 +161,7 @@ e2e_vm() {
 e2e_table() {
 	local out=$1
 	shift
-	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" \
+	"$TOP/scripts/callchains.py" --workload "$E2E_WORKLOAD" --min-samples "$E2E_MIN_SAMPLES" \
 		--min fp="$FP_MIN_COMPLETE" --min sframe="$SFRAME_MIN_COMPLETE" \
 		--max nofp="$NOFP_MAX_COMPLETE" \
 		"$out" "$@"
@@ -189,7 +193,7 @@ probe_table() {
 		args+=(--min "${r%%=*}=$PROBE_MIN_COMPLETE" --every "${r%%=*}")
 	done
 	# shellcheck disable=SC2046 # the labels, one word each
-	"$TOP/scripts/callchains.py" --min-samples "$E2E_MIN_SAMPLES" "${args[@]}" \
+	"$TOP/scripts/callchains.py" --workload "$PROBE_WORKLOAD" --min-samples "$E2E_MIN_SAMPLES" "${args[@]}" \
 		"$@" "$out" $(for r in $PROBE_RUNS; do echo "${r%%=*}"; done)
 }
 

@@ -10,7 +10,7 @@
 #   perf probe points on the SFrame workload, --call-graph fp,defer
 #                               (e2e-lib.sh's PROBE_RUNS)
 # then counts, for the workload, the samples in leaf whose user callchain is
-# complete (leaf <- mid2 <- mid1 <- top <- main) and, for the real program,
+# complete (its whole chain, scripts/workloads.py) and, for the real program,
 # A: the samples with the leaf in its own code whose chain is complete to
 # main and B: all samples whose chain reaches main (scripts/callchains.py);
 # for the probes, the hits whose chain is complete.

@@ -2,13 +2,13 @@
 # The demo's flame graphs: two perf recordings side by side, checked in
 # headless Chromium.
 #   scripts/flamegraph.sh DIR DEEP=TITLE SHALLOW=TITLE
-# DIR/LABEL.data are perf record --call-graph fp,defer runs of the guest
-# (demo.sh: the real program's SFrame build, DEEP, and the same build
-# without SFrame, SHALLOW). Writes into DIR/flame/:
-#   LABEL.html        perf script report flamegraph (perf's own flame graph
-#                     report, run in the build root), with d3-flame-graph's
-#                     template from npm (scripts/flame-tools.sh): one file,
-#                     no network
+# DIR/LABEL.flame.html are the flame graphs that the guest made of its perf
+# record --call-graph fp,defer runs (e2e-guest.sh --flame: perf script
+# report flamegraph, perf's own flame graph report, with d3-flame-graph's
+# template from npm, scripts/flame-tools.sh: one file, no network; demo.sh:
+# the real program's SFrame build, DEEP, and the same build without SFrame,
+# SHALLOW). Writes into DIR/flame/:
+#   LABEL.html        that flame graph
 #   index.html        both graphs side by side under their TITLEs: open it
 #   flamegraph.png    headless Chromium's screenshot of index.html
 #   LABEL.dom.html    each graph as Chromium drew it (--dump-dom)
@@ -25,29 +25,19 @@ fl=$out/flame
 # The screenshot's width; each graph gets about half of it.
 width=1600 col=784
 
+# Chromium (and the template, which the guest had).
 tools=$("$TOP/scripts/flame-tools.sh") ||
 	{ printf '%s\n' "$tools"; die "scripts/flame-tools.sh failed"; }
-template=${tools##*template: }
 
-stage "flame graphs: perf script report flamegraph (${fl#"$TOP"/})"
+stage "flame graphs: perf script report flamegraph in the guest (${fl#"$TOP"/})"
 t0=$(date +%s)
 rm -rf "$fl"
 mkdir -p "$fl"
-# The build root sees this checkout, not ~/.cache.
-cp "$template" "$fl/.template.html"
 for l in "$deep" "$shallow"; do
-	[ -f "$out/$l.data" ] || die "no $out/$l.data: run make demo without --no-boot"
-	# Options before -- are perf script's, after it flamegraph.py's (which
-	# reads the header of -i's file for the graph's "Context" button).
-	in_root perf script report flamegraph -i "$out/$l.data" -- -i "$out/$l.data" \
-		--template "$fl/.template.html" -o "$fl/$l.html" > "$fl/$l.log" 2>&1 ||
-		{ cat "$fl/$l.log"; die "perf script report flamegraph failed for $l"; }
-	# Without the template, flamegraph.py makes a page that loads d3 from the
-	# network: not what we want.
-	! grep -q 'Error reading template' "$fl/$l.log" ||
-		{ cat "$fl/$l.log"; die "perf did not use the template ${template}"; }
+	[ -f "$out/$l.flame.html" ] ||
+		die "no ${out#"$TOP"/}/$l.flame.html (guest log: $l.log): run make demo without --no-boot"
+	cp "$out/$l.flame.html" "$fl/$l.html"
 done
-rm -f "$fl/.template.html"
 
 # chrome ARG...: headless Chromium (as root it needs --no-sandbox), with a
 # throwaway profile; virtual time lets the graphs' transitions finish.

@@ -42,7 +42,8 @@ import struct
 import sys
 import zlib
 
-MAIN = 'main'
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from workloads import ENTRY as MAIN  # noqa: E402  (the frame a stack must reach)
 CELL = 16           # the template's cellHeight (px)
 # The template around its flame graph (px): buttons, details line, margins.
 CHROME = 110

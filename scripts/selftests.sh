@@ -1,16 +1,41 @@
 #!/usr/bin/env bash
-# Build the series' kselftests (tools/testing/selftests/sframe) in the root
-# against the built kernel's UAPI headers, into build/selftests/sframe.
+# Build the series' kselftests (TARGETS=sframe) in the root against the built
+# kernel's UAPI headers, and install them the kselftest way (the kselftest-
+# install target: run_kselftest.sh, kselftest-list.txt, sframe/ with its
+# helpers and settings) into build/kselftest; objects in build/selftests.
 . "$(dirname "$0")/lib.sh"
 
-src=$TREE/tools/testing/selftests/sframe
-out=$BUILD/selftests${VARIANT:+-$VARIANT}/sframe
-stage "kselftests build (tools/testing/selftests/sframe)"
-rm -rf "$out"
-if [ ! -d "$src" ]; then
+src=$TREE/tools/testing/selftests
+objs=$BUILD/selftests${VARIANT:+-$VARIANT}
+inst=$BUILD/kselftest${VARIANT:+-$VARIANT}
+stage "kselftests build and install (make -C tools/testing/selftests TARGETS=sframe install)"
+rm -rf "$objs" "$inst"
+if [ ! -d "$src/sframe" ]; then
 	skip "the series has no kselftests yet: nothing to build"
 fi
-mkdir -p "$out"
+mkdir -p "$objs"
+log=$objs/install.log
 in_root make -s -C "$TREE" O="$KOBJ" headers >/dev/null
-in_root make -s -C "$src" OUTPUT="$out" KHDR_INCLUDES="-isystem $KOBJ/usr/include"
-info "built: $(cd "$out" && find . -maxdepth 1 -type f -perm -u+x | sed 's|^\./||' | sort | tr '\n' ' ')"
+# O= names the kernel objects (the UAPI headers in usr/include); BUILD= and
+# KSFT_INSTALL_PATH= keep the selftests' own files out of them.
+in_root make -s -C "$src" TARGETS=sframe FORCE_TARGETS=1 O="$KOBJ" BUILD="$objs" \
+	KSFT_INSTALL_PATH="$inst" install > "$log" 2>&1 || {
+	tail -n 30 "$log"
+	die "the kselftests do not build or install (log: ${log#"$TOP"/})"
+}
+grep -v '^\*\*Kselftest Installation\|^Emit Tests\|^Unable to get version' "$log" |
+	sed 's/^/    /' || true
+# A series whose Makefile lists interp/sframe_interp{,_prog} in
+# TEST_GEN_FILES gets them installed flat beside the tests, where
+# sframe_interp_test does not look (it skips): put interp/ where it looks.
+# The program names its interpreter by the absolute path in $objs, which the
+# guest sees too. (The fix in the series: deliver/ of this branch.)
+if [ -d "$objs/sframe/interp" ] && [ ! -d "$inst/sframe/interp" ]; then
+	cp -a "$objs/sframe/interp" "$inst/sframe/"
+	rm -f "$inst/sframe/sframe_interp" "$inst/sframe/sframe_interp_prog"
+	info "interp/ was not installed by the series' Makefile: copied from ${objs#"$TOP"/}/sframe"
+fi
+[ -s "$inst/kselftest-list.txt" ] || die "kselftest-list.txt names no test (log: ${log#"$TOP"/})"
+info "installed: ${inst#"$TOP"/} ($(wc -l < "$inst/kselftest-list.txt") programs):" \
+	"$(cut -d: -f2 "$inst/kselftest-list.txt" | tr '\n' ' ')"
+info "helpers: $(cd "$inst/sframe" && find . -type f ! -name '*_test' | sed 's|^\./||' | sort | tr '\n' ' ')"
