@@ -6,6 +6,9 @@
 # scheduled out left out), as make bench times walks (scripts/e2e-guest.sh).
 # Writes OUT/FDES.walks (the traced calls: one a deferred walk) and
 # OUT/FDES.frames (frames of each walk's callchain, from perf script).
+# With sframe-worst as TOOL (scripts/bench-scaling.sh --worst) the list is
+# of stack depths and DEPTH is its FUNCS[:FILLER]; perf_event_max_stack is
+# raised to 1024, its chains being up to 501 frames.
 #   bench-scaling-guest.sh OUT TOOL DEPTH SECONDS PERIOD FDES...
 set -u
 out=$1 tool=$2 depth=$3 secs=$4 period=$5
@@ -23,6 +26,14 @@ echo unwind_user > $T/set_ftrace_filter &&
 echo unwind_user > $T/set_graph_function &&
 echo 1 > $T/max_graph_depth || { echo "cannot set up the function_graph tracer"; exit 1; }
 rc=0
+label=FDEs
+case $tool in
+*sframe-worst)
+	# Its chains are longer than perf's default 127 entries.
+	label="return addresses"
+	echo 1024 > /proc/sys/kernel/perf_event_max_stack || exit 1
+	;;
+esac
 for n in "$@"; do
 	: > $T/trace
 	echo 1 > $T/tracing_on
@@ -32,9 +43,9 @@ for n in "$@"; do
 	grep -v '^#' $T/trace | grep -F ' unwind_user();' > "$out/$n.walks"
 	lost=$(cat $T/per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | awk '{ n += $1 } END { print n + 0 }')
 	# One line per sample: the number of frames of its (deferred) chain.
-	perf script -i $tmp/perf.data -F ip 2>/dev/null |
+	perf script -i $tmp/perf.data --max-stack 1024 -F ip 2>/dev/null |
 		awk 'NF { n++; next } n { print n; n = 0 } END { if (n) print n }' > "$out/$n.frames"
-	echo "$n FDEs: $(wc -l < "$out/$n.walks") walks traced, $lost lost, $(wc -l < "$out/$n.frames") samples; $(head -n 1 "$out/$n.out")"
+	echo "$n $label: $(wc -l < "$out/$n.walks") walks traced, $lost lost, $(wc -l < "$out/$n.frames") samples; $(head -n 1 "$out/$n.out")"
 	[ -s "$out/$n.walks" ] || rc=1
 done
 exit $rc

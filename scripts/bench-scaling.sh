@@ -28,6 +28,20 @@
 #                                        record --call-graph fp,defer for
 #                                        SCALE_SECS (2) s; the function_graph
 #                                        tracer times each walk; 4 min
+#   scripts/bench-scaling.sh --worst     the kernel's worst case (issue 8; needs
+#                                        make kernel): one icount boot,
+#                                        sframe-worst (workloads/bench/)
+#                                        registers functions of 65535 FREs and
+#                                        spins on a made-up stack of
+#                                        WORST_DEPTHS return addresses into
+#                                        them that it rewrites at random all
+#                                        the time (the cache misses), so that
+#                                        each walk reads its whole budget of
+#                                        32768 FREs; sampled at 1 kHz for
+#                                        WORST_SECS (2) s, each walk timed as
+#                                        --kernel does; scripts/bench-worst.py
+#                                        compares them with the documented
+#                                        bound (a few ms per sample)
 #   scripts/bench-scaling.sh --report    the tables again from build/bench-scaling/
 # Settings: SCALE_FDES ("1000 10000 100000 1000000"), SCALE_FRES
 # ("1 4 16 64 256 4096 32768"), SCALE_MAX ((FDEs x FREs) of a section,
@@ -48,6 +62,26 @@ build_driver() {
 		-I"$TREE/tools/arch/x86/include" -DCONFIG_HAVE_UNWIND_USER_SFRAME=1 \
 		-o "$out/sframe_scale" "$TOP/scripts/sframe/scale.c" > "$out/build.log" 2>&1 ||
 		{ tail -n 30 "$out/build.log"; die "scripts/sframe/scale.c does not build against build/linux (log: build/bench-scaling/build.log)"; }
+}
+
+# worst_run: sframe-worst (workloads/bench/sframe-worst.c) in an icount
+# guest for each of WORST_DEPTHS, into build/bench-scaling/worst/.
+worst_run() {
+	[ -f "$KOBJ/arch/x86/boot/bzImage" ] ||
+		die "no kernel at ${KOBJ#"$TOP"/}/arch/x86/boot/bzImage: run 'make kernel'"
+	in_root make -s -C workloads bench > "$out/workloads.log" 2>&1 ||
+		{ tail -n 20 "$out/workloads.log"; die "workloads/bench does not build"; }
+	rm -rf "$out/worst"
+	# shellcheck disable=SC2086
+	if ! VM_QEMU_OPTS='-icount shift=0,align=off,sleep=off' \
+		VM_APPEND="tsc=reliable tsc_early_khz=1000000" VM_TIMEOUT=2400 \
+		"$TOP/scripts/vm.sh" --log "$out/worst.log" \
+		"$TOP/scripts/bench-scaling-guest.sh" "$out/worst" \
+		"$BUILD/workloads/bench/sframe-worst" "${WORST_FUNCS:-64}:${WORST_FILLER:-1000000}" \
+		"${WORST_SECS:-2}" 1000000 ${WORST_DEPTHS:-1 16 128 500} |
+		sed 's/^/    /'; then
+		die "the icount boot failed (log: build/bench-scaling/worst.log)"
+	fi
 }
 
 # kernel_run CLOCK: sframe-scale (workloads/bench/sframe-scale.c) in the
@@ -86,6 +120,15 @@ case $mode in
 	"$TOP/scripts/bench-scaling.py" "$out" | tee "$out/table.txt"
 	exit
 	;;
+--worst)
+	stage "SFrame worst case in the kernel: walks that read their whole FRE budget, cache defeated, 1 kHz (icount)"
+	mkdir -p "$out"
+	t=$(date +%s)
+	worst_run
+	info "boot: $(( $(date +%s) - t )) s"
+	"$TOP/scripts/bench-worst.py" "$out/worst" | tee "$out/worst.txt"
+	exit
+	;;
 --report)
 	exec "$TOP/scripts/bench-scaling.py" "$out"
 	;;
@@ -114,7 +157,7 @@ case $mode in
 	exit 0
 	;;
 bench) ;;
-*) die "usage: $0 [--smoke|--kernel|--report]" ;;
+*) die "usage: $0 [--smoke|--kernel|--worst|--report]" ;;
 esac
 
 stage "SFrame lookup scaling (issue 9 item 2): instructions per lookup under callgrind"
