@@ -13,7 +13,8 @@
  *
  *   sframe_scale [-v] [-n LOOKUPS] [-t] FDES:FRES ...
  *
- * For each FDES:FRES: build the section (every function contiguous, of a
+ * For each FDES:FRES: build the section (workloads/bench/sframe-gen.h, the
+ * generator of the kernel's side too: every function contiguous, of a
  * pseudo-random size of 16 to 1023 bytes, at least 2 * FRES, FREs evenly
  * spaced in it), pick LOOKUPS random IPs in its text (default: about 10^6
  * FREs' worth, 200 to 20000), look every one up and check the answer
@@ -40,6 +41,8 @@
  * Exits 1 when an answer is wrong.
  */
 #include "kernel/unwind/sframe.c"
+/* The sections' generator, shared with the kernel's side (workloads/bench/). */
+#include "../../workloads/bench/sframe-gen.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -91,24 +94,13 @@ unsigned long copy_from_user(void *to, const void __user *from,
 /* One synthetic section and what the generator put in it. */
 struct synth {
 	unsigned int	fdes, fres;
+	struct sframe_gen g;		/* function i: g.funcs[i] */
 	u8		*buf;
 	size_t		len;
 	unsigned long	text_len;
 	unsigned long	*start;		/* function starts, TEXT_START-based */
-	u32		*size;
 	struct sframe_section sec;
 };
-
-static u64 rng_state;
-
-static u64 rng(void)
-{
-	/* xorshift64*: the same numbers on every run. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545F4914F6CDD1DULL;
-}
 
 static void *xmalloc(size_t n)
 {
@@ -121,96 +113,34 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-/* FRE @j of a function: its CFA offset; FRE 0 has no FP rule. */
-static int fre_cfa(unsigned int j)
-{
-	return j ? 16 + 8 * (j & 7) : 8;
-}
-
-static unsigned int addr_size(u32 size)
-{
-	return size <= 0x100 ? 1 : size <= 0x10000 ? 2 : 4;
-}
-
+/*
+ * FDES functions of FRES FREs each, 16 to 1023 bytes at random (at least
+ * 2 * FRES), FREs evenly spaced, the frame pointer saved from FRE 1 on.
+ */
 static void synth_build(struct synth *s, unsigned int fdes, unsigned int fres)
 {
-	struct sframe_header *h;
-	unsigned long fre_len = 0, text = 0, fde_addr;
-	unsigned int i, j;
-	u8 *p;
+	unsigned long text = 0, written;
+	unsigned int i;
 
 	s->fdes = fdes;
 	s->fres = fres;
+	if (sframe_gen_random(&s->g, fdes, fres, 1)) {
+		fprintf(stderr, "out of memory (%u functions)\n", fdes);
+		exit(2);
+	}
 	s->start = xmalloc(fdes * sizeof(*s->start));
-	s->size = xmalloc(fdes * sizeof(*s->size));
-	rng_state = 0x9e3779b97f4a7c15ULL ^ ((u64)fdes << 32) ^ fres;
 	for (i = 0; i < fdes; i++) {
-		u32 size = 16 + rng() % 1008;
-
-		if (size < 2 * fres)
-			size = 2 * fres;
 		s->start[i] = TEXT_START + text;
-		s->size[i] = size;
-		text += size;
-		/* FRE 0 has one data word, the others two. */
-		fre_len += sizeof(struct sframe_fda) +
-			   fres * (addr_size(size) + 1 + 2) - 1;
+		text += s->g.funcs[i].size;
 	}
+	sframe_gen_layout(&s->g);
 	s->text_len = text;
-	s->len = sizeof(*h) + fdes * sizeof(struct sframe_fde) + fre_len;
+	s->len = s->g.len;
 	s->buf = xmalloc(s->len);
-
-	h = (struct sframe_header *)s->buf;
-	memset(h, 0, sizeof(*h));
-	h->magic = SFRAME_MAGIC;
-	h->version = SFRAME_VERSION_3;
-	h->flags = SFRAME_F_ALL;
-	h->abi_arch = SFRAME_ABI_AMD64_ENDIAN_LITTLE;
-	h->cfa_fixed_ra_offset = SFRAME_AMD64_CFA_FIXED_RA_OFFSET;
-	h->num_fdes = fdes;
-	h->num_fres = fdes * fres;
-	h->fre_len = fre_len;
-	h->fdes_off = 0;
-	h->fres_off = fdes * sizeof(struct sframe_fde);
-
-	fde_addr = (unsigned long)s->buf + sizeof(*h);
-	p = s->buf + sizeof(*h) + fdes * sizeof(struct sframe_fde);
-	for (i = 0; i < fdes; i++, fde_addr += sizeof(struct sframe_fde)) {
-		u32 size = s->size[i], step = size / fres;
-		unsigned int as = addr_size(size);
-		struct sframe_fde fde = {
-			.func_start_off = (s64)(s->start[i] - fde_addr),
-			.func_size = size,
-			.fda_off = p - (s->buf + sizeof(*h) + h->fres_off),
-		};
-		struct sframe_fda fda = {
-			.num_fres = fres,
-			.info = as == 1 ? SFRAME_FRE_TYPE_ADDR1 :
-				as == 2 ? SFRAME_FRE_TYPE_ADDR2 :
-					  SFRAME_FRE_TYPE_ADDR4,
-			.info2 = SFRAME_FDE_TYPE_DEFAULT,
-		};
-
-		memcpy((void *)fde_addr, &fde, sizeof(fde));
-		memcpy(p, &fda, sizeof(fda));
-		p += sizeof(fda);
-		for (j = 0; j < fres; j++) {
-			u32 off = j * step;
-			/* CFA = SP + w0; from FRE 1 on, FP saved at CFA + w1. */
-			unsigned int n = j ? 2 : 1;
-
-			memcpy(p, &off, as);	/* little-endian */
-			p += as;
-			*p++ = SFRAME_FRE_CFA_BASE_SP | n << 1 |
-			       SFRAME_FRE_DATAWORD_1B << 5;
-			*p++ = fre_cfa(j);
-			if (j)
-				*p++ = (u8)-16;
-		}
-	}
-	if (p != s->buf + s->len) {
-		fprintf(stderr, "generator: %td bytes written, %zu planned\n",
-			p - s->buf, s->len);
+	written = sframe_gen_write(&s->g, s->buf, TEXT_START);
+	if (written != s->len) {
+		fprintf(stderr, "generator: %lu bytes written, %zu planned\n",
+			written, s->len);
 		exit(2);
 	}
 
@@ -228,7 +158,7 @@ static void synth_free(struct synth *s)
 {
 	free(s->buf);
 	free(s->start);
-	free(s->size);
+	free(s->g.funcs);
 }
 
 /* The reader's binary search, replayed on the generator's starts. */
@@ -366,7 +296,7 @@ static void check(const struct synth *s, const char *mode, unsigned long ip,
 {
 	unsigned int probes = 0;
 	unsigned int i = search(s, 0, s->fdes, ip, &probes);
-	u32 off = ip - s->start[i], step = s->size[i] / s->fres;
+	u32 off = ip - s->start[i], step = s->g.funcs[i].size / s->fres;
 	unsigned int j = off / step, reads;
 	int want = 0;
 	bool ok;
@@ -381,7 +311,7 @@ static void check(const struct synth *s, const char *mode, unsigned long ip,
 		ok = !f->outermost && !f->signal &&
 		     f->cfa.rule == UNWIND_USER_RULE_REG_OFFSET &&
 		     f->cfa.regnum == UNWIND_USER_SP_REGNUM &&
-		     f->cfa.offset == fre_cfa(j) &&
+		     f->cfa.offset == sframe_gen_cfa(s->g.fp, j) &&
 		     f->ra.rule == UNWIND_USER_RULE_CFA_OFFSET_DEREF &&
 		     f->ra.offset == -8 &&
 		     (j ? f->fp.rule == UNWIND_USER_RULE_CFA_OFFSET_DEREF &&
@@ -483,7 +413,7 @@ int main(int argc, char **argv)
 
 		ips = xmalloc(n * sizeof(*ips));
 		for (i = 0; i < n; i++)
-			ips[i] = TEXT_START + rng() % s.text_len;
+			ips[i] = TEXT_START + sframe_gen_rng() % s.text_len;
 
 		/* Every answer of every mode, and what a lookup reads. */
 		for (i = 0; i < n; i++) {

@@ -29,68 +29,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef PR_ADD_SFRAME
-#define PR_ADD_SFRAME		82
-#define PR_REMOVE_SFRAME	83
-#endif
+#include "sframe-format.h"
+#include "sframe-gen.h"
 
 #define PAGE		4096UL
-#define SLOT		64	/* bytes of memory per section, 52 used */
+#define SLOT		64	/* bytes of memory per section, 53 used */
 #define CGROUP		"/sys/fs/cgroup"
 #define MYCG		CGROUP "/sframe-regs"
-
-/* One section: header, one FDE index entry, its attribute record, one FRE. */
-struct section {
-	/* header (28 bytes) */
-	uint16_t	magic;
-	uint8_t		version;
-	uint8_t		flags;
-	uint8_t		abi_arch;
-	int8_t		cfa_fixed_fp_offset;
-	int8_t		cfa_fixed_ra_offset;
-	uint8_t		auxhdr_len;
-	uint32_t	num_fdes;
-	uint32_t	num_fres;
-	uint32_t	fre_len;
-	uint32_t	fdeoff;
-	uint32_t	freoff;
-	/* FDE index entry (16 bytes) */
-	int64_t		func_start_offset;	/* PCREL: from this field */
-	uint32_t	func_size;
-	uint32_t	func_start_fre_off;
-	/* attribute record (5 bytes) */
-	uint16_t	fda_num_fres;
-	uint8_t		fda_info;	/* 1-byte FRE start offsets, PC type INC */
-	uint8_t		fda_info2;	/* DEFAULT FDE */
-	uint8_t		fda_rep_size;
-	/* FRE (3 bytes): from offset 0, CFA = SP + 8, RA at CFA - 8 */
-	uint8_t		fre_start;
-	uint8_t		fre_info;
-	int8_t		fre_cfa;
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct section) == 52, "SFrame V3 layout");
-_Static_assert(sizeof(struct section) <= SLOT, "slot size");
-
-static void make_section(struct section *s, unsigned long text)
-{
-	memset(s, 0, sizeof(*s));
-	s->magic = 0xdee2;
-	s->version = 3;
-	s->flags = 0x1 | 0x4;		/* FDE_SORTED, FDE_FUNC_START_PCREL */
-	s->abi_arch = 3;		/* AMD64 LE */
-	s->cfa_fixed_ra_offset = -8;
-	s->num_fdes = 1;
-	s->num_fres = 1;
-	s->fre_len = 5 + 3;
-	s->fdeoff = 0;
-	s->freoff = 16;
-	s->func_start_offset = (int64_t)(text - (unsigned long)&s->func_start_offset);
-	s->func_size = PAGE;
-	s->fda_num_fres = 1;
-	s->fre_info = 0x1 | (1 << 1);	/* base SP, N = 1, 1-byte data */
-	s->fre_cfa = 8;
-}
 
 /* The "Slab:" line of /proc/meminfo, in bytes. */
 static long slab_bytes(void)
@@ -161,10 +106,17 @@ static double now(void)
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 0, rounds = argc > 2 ? atol(argv[2]) : 3;
-	unsigned long text, secs;
+	/* One function of a page, one FRE: CFA = SP + 8, RA at CFA - 8. */
+	struct sframe_gen_funcs func = { .size = PAGE, .fres = 1, .count = 1 };
+	struct sframe_gen g = { .n = 1, .funcs = &func };
+	unsigned long text, secs, len;
 	int have_cg, r;
 	long i;
 
+	sframe_gen_layout(&g);
+	len = g.len;
+	if (len > SLOT)
+		return 1;
 	if (argc < 2 || argc > 3 || n <= 0 || rounds <= 0) {
 		fprintf(stderr, "usage: %s N [ROUNDS]\n", argv[0]);
 		return 2;
@@ -179,7 +131,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (i = 0; i < n; i++)
-		make_section((struct section *)(secs + i * SLOT), text + 2 * i * PAGE);
+		sframe_gen_write(&g, (uint8_t *)(secs + i * SLOT), text + 2 * i * PAGE);
 	have_cg = join_cgroup();
 
 	for (r = 0; r < rounds; r++) {
@@ -192,7 +144,7 @@ int main(int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			unsigned long t = text + 2 * i * PAGE, s = secs + i * SLOT;
 
-			if (prctl(PR_ADD_SFRAME, s, s + sizeof(struct section), t, t + PAGE)) {
+			if (prctl(PR_ADD_SFRAME, s, s + len, t, t + PAGE)) {
 				fprintf(stderr, "sframe-regs: PR_ADD_SFRAME of section %ld: %s\n",
 					i, strerror(errno));
 				return 1;

@@ -34,57 +34,14 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#ifndef PR_ADD_SFRAME
-#define PR_ADD_SFRAME		82
-#endif
+#include "sframe-format.h"
+#include "sframe-gen.h"
 
 #define FUNC_SIZE	65536UL
 #define FUNC_FRES	65535U
 #define WALK_FRES	32768UL		/* SFRAME_MAX_WALK_FRES */
 #define LOOP_SIZE	256U
 #define FILL_SIZE	16U
-
-struct header {
-	uint16_t	magic;
-	uint8_t		version;
-	uint8_t		flags;
-	uint8_t		abi_arch;
-	int8_t		cfa_fixed_fp_offset;
-	int8_t		cfa_fixed_ra_offset;
-	uint8_t		auxhdr_len;
-	uint32_t	num_fdes;
-	uint32_t	num_fres;
-	uint32_t	fre_len;
-	uint32_t	fdeoff;
-	uint32_t	freoff;
-} __attribute__((packed));
-
-struct fde {
-	int64_t		func_start_offset;	/* PCREL: from this field */
-	uint32_t	func_size;
-	uint32_t	func_start_fre_off;
-} __attribute__((packed));
-
-struct fda {
-	uint16_t	num_fres;
-	uint8_t		info;
-	uint8_t		info2;
-	uint8_t		rep_size;
-} __attribute__((packed));
-
-struct fre2 {			/* ADDR2 start, info, one 1-byte word */
-	uint16_t	start;
-	uint8_t		info;
-	int8_t		cfa_offset;
-} __attribute__((packed));
-
-struct fre1 {			/* ADDR1 */
-	uint8_t		start;
-	uint8_t		info;
-	int8_t		cfa_offset;
-} __attribute__((packed));
-
-#define FRE_INFO_SP_N1		(1 | 1 << 1)
 
 /*
  * The spin loop, copied into the registered text: rdi = the stack, rsi =
@@ -111,10 +68,10 @@ asm(".pushsection .rodata\n"
 
 int main(int argc, char **argv)
 {
-	unsigned long depth, funcs, secs, fill = 0, text_len, len, i, k, mean, lo, span;
-	struct header *h;
-	struct fde *fde;
-	uint8_t *text, *sec, *p;
+	unsigned long depth, funcs, secs, fill = 0, text_len, len, i, mean, lo, span;
+	struct sframe_gen_funcs runs[3];
+	struct sframe_gen g = { .n = 3, .funcs = runs };
+	uint8_t *text, *sec;
 	uint64_t *stack;
 	char *end;
 
@@ -141,68 +98,19 @@ int main(int argc, char **argv)
 		lo = 0;
 	}
 
-	text_len = funcs * FUNC_SIZE + LOOP_SIZE + fill * FILL_SIZE;
-	text = mmap(NULL, text_len, PROT_READ | PROT_WRITE | PROT_EXEC,
-		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	len = sizeof(*h) + (funcs + 1 + fill) * sizeof(*fde) +
-	      funcs * (sizeof(struct fda) + FUNC_FRES * sizeof(struct fre2)) +
-	      (1 + fill) * (sizeof(struct fda) + sizeof(struct fre1));
-	sec = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* FUNCS big functions, the spin loop's, FILLER small ones. */
+	runs[0] = (struct sframe_gen_funcs){ FUNC_SIZE, FUNC_FRES, funcs };
+	runs[1] = (struct sframe_gen_funcs){ LOOP_SIZE, 1, 1 };
+	runs[2] = (struct sframe_gen_funcs){ FILL_SIZE, 1, fill };
 	stack = calloc(depth + 2, sizeof(*stack));
-	if (text == MAP_FAILED || sec == MAP_FAILED || !stack) {
+	if (sframe_gen_map(&g, &text, &sec) || !stack) {
 		perror("sframe-worst: mmap");
 		return 1;
 	}
+	text_len = g.text_len;
+	len = g.len;
 	memset(text, 0xcc, text_len);
 	memcpy(text + funcs * FUNC_SIZE, worst_loop, worst_loop_end - worst_loop);
-
-	h = (struct header *)sec;
-	fde = (struct fde *)(h + 1);
-	p = (uint8_t *)(fde + funcs + 1 + fill);
-	*h = (struct header){
-		.magic = 0xdee2, .version = 3, .flags = 0x5, .abi_arch = 3,
-		.cfa_fixed_ra_offset = -8, .num_fdes = funcs + 1 + fill,
-		.num_fres = funcs * FUNC_FRES + 1 + fill,
-		.fre_len = len - ((uint8_t *)p - sec), .fdeoff = 0,
-		.freoff = (funcs + 1 + fill) * sizeof(*fde),
-	};
-	for (i = 0; i <= funcs + fill; i++) {
-		unsigned long f = (unsigned long)text + (i <= funcs ? i * FUNC_SIZE :
-			funcs * FUNC_SIZE + LOOP_SIZE + (i - funcs - 1) * FILL_SIZE);
-		struct fde e = {
-			.func_start_offset = (int64_t)(f - (unsigned long)&fde[i]),
-			.func_size = i < funcs ? FUNC_SIZE : i == funcs ? LOOP_SIZE : FILL_SIZE,
-			.func_start_fre_off = p - (uint8_t *)(fde + funcs + 1 + fill),
-		};
-		struct fda a = {
-			.num_fres = i < funcs ? FUNC_FRES : 1,
-			.info = i < funcs ? 1 /* ADDR2 */ : 0 /* ADDR1 */,
-			.info2 = 0 /* DEFAULT */,
-		};
-
-		memcpy(&fde[i], &e, sizeof(e));
-		memcpy(p, &a, sizeof(a));
-		p += sizeof(a);
-		if (i >= funcs) {
-			struct fre1 r = { .start = 0, .info = FRE_INFO_SP_N1, .cfa_offset = 8 };
-
-			memcpy(p, &r, sizeof(r));
-			p += sizeof(r);
-			continue;
-		}
-		for (k = 0; k < FUNC_FRES; k++) {
-			struct fre2 r = { .start = k, .info = FRE_INFO_SP_N1, .cfa_offset = 8 };
-
-			memcpy(p, &r, sizeof(r));
-			p += sizeof(r);
-		}
-	}
-	if ((unsigned long)(p - sec) != len) {
-		fprintf(stderr, "sframe-worst: section size %lu, not %lu\n",
-			(unsigned long)(p - sec), len);
-		return 1;
-	}
 
 	for (i = 0; i < depth; i++)
 		stack[i] = (unsigned long)text + lo + 1 + i % span;
