@@ -14,6 +14,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from walktimes import median, read_runs  # noqa: E402  (scripts/walktimes.py)
+
 MODES = ("null", "frame", "orc4096", "orc256")
 
 
@@ -76,34 +79,12 @@ def pow10(n):
     return f"10^{e}" if 10 ** e == n else str(n)
 
 
-def median(v):
-    v = sorted(v)
-    return v[len(v) // 2] if v else None
-
-
-def walk_us(line):
-    """The duration of one function_graph line: "... 247.061 us |  unwind_user();"."""
-    w = line.replace("|", " ").split()
-    for i, x in enumerate(w[1:], 1):
-        if x in ("us", "ms", "s"):
-            return float(w[i - 1]) * {"us": 1, "ms": 1e3, "s": 1e6}[x]
-    return None
-
-
 def kernel_report(d, cells):
     """The tables of scripts/bench-scaling.sh --kernel, one per clock."""
     last = None
     for clock in ("icount", "realtime"):
-        kd = os.path.join(d, "kernel", clock)
-        runs = {}
-        for path in glob.glob(os.path.join(kd, "*.walks")):
-            n = int(os.path.basename(path).split(".")[0])
-            with open(path) as f:
-                walks = [x for x in map(walk_us, f) if x is not None]
-            with open(os.path.join(kd, f"{n}.frames")) as f:
-                frames = [int(x) for x in f if x.strip()]
-            if walks and frames:
-                runs[n] = (walks, frames)
+        runs = {n: r for n, r in read_runs(os.path.join(d, "kernel", clock)).items()
+                if r[0] and r[1]}
         if not runs:
             continue
         unit = "guest instructions" if clock == "icount" else "host time, noisy"

@@ -13,37 +13,21 @@ For the other chains, the FREs read are estimated from the mean offset.
 
     bench-worst.py DIR
 """
-import glob
 import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from walktimes import pct, read_runs  # noqa: E402  (scripts/walktimes.py)
 
 BUDGET = 32768
 BOUND_US = 5000     # "a few milliseconds per sample at most" (sframe.rst, Limits)
 
 
-def walk_us(line):
-    w = line.replace("|", " ").split()
-    for i, x in enumerate(w[1:], 1):
-        if x in ("us", "ms", "s"):
-            return float(w[i - 1]) * {"us": 1, "ms": 1e3, "s": 1e6}[x]
-    return None
-
-
-def pct(v, p):
-    v = sorted(v)
-    return v[min(len(v) - 1, int(len(v) * p))] if v else None
-
-
 def main():
     d = sys.argv[1]
     rows = []
-    for path in glob.glob(os.path.join(d, "*.walks")):
-        n = int(os.path.basename(path).split(".")[0])
-        with open(path) as f:
-            walks = [x for x in map(walk_us, f) if x is not None]
-        with open(os.path.join(d, f"{n}.frames")) as f:
-            frames = [int(x) for x in f if x.strip()]
+    for n, (walks, frames) in read_runs(d).items():
         with open(os.path.join(d, f"{n}.out")) as f:
             head = f.readline()
         m = re.search(r"offsets (\d+)\.\.(\d+)", head)
