@@ -276,6 +276,15 @@ def line_of(d, label, regex):
     raise Missing('%s/%s.log: no result line' % (d, label))
 
 
+def exec_run(d, label):
+    """The "execs:" line of an exec run, and the time per exec (us) of each
+    of EXEC_FUNCS."""
+    m = line_of(d, label, EXECS)
+    traced = read(os.path.join(d, label + '.calls'))
+    return m, {f: sum(float(x) for x in re.findall(
+        r'([0-9.]+) us\s*\|\s*%s\(\);' % f, traced)) / int(m.group(1)) for f in EXEC_FUNCS}
+
+
 def med(xs):
     return statistics.median(xs) if xs else float('nan')
 
@@ -301,6 +310,11 @@ def reps_of(d):
     return n
 
 
+def walk_raw(f):
+    return 'walks %6d deferred %6d frames %8d walk_us %12.3f' % (
+        f['walks'], f['deferred'], f['frames'], f['us'])
+
+
 class Report:
     def __init__(self):
         self.lines, self.raw, self.errors = [], [], []
@@ -308,6 +322,21 @@ class Report:
 
     def out(self, s=''):
         self.lines.append(s)
+
+    def reps(self, clock, d, label, read_run, raw):
+        """What read_run(d, LABEL-REP) gives for each repetition REP of a
+        run, with a line of raw(it) each in the raw results; a run that is
+        missing is an error."""
+        rs = []
+        for rep in range(1, reps_of(d) + 1):
+            try:
+                r = read_run(d, '%s-%d' % (label, rep))
+            except Missing as e:
+                self.errors.append(str(e))
+                continue
+            rs.append(r)
+            self.raw.append('%-9s %-22s %s' % (clock, '%s-%d' % (label, rep), raw(r)))
+        return rs
 
     def deep(self, dirs):
         self.out('Per frame, the deferred walk itself: unwind_user() timed by the function_graph')
@@ -319,21 +348,10 @@ class Report:
         self.out('  %-8s %-6s %5s %6s %11s %26s %26s' % (
             'clock', 'build', 'D', 'walks', 'frames/walk', 'us/walk', 'ns/frame'))
         for clock, d in dirs:
-            n = reps_of(d)
             fig = {}
             for depth in DEPTHS:
                 for b in BUILDS:
-                    rs = []
-                    for rep in range(1, n + 1):
-                        label = 'deep%d-%s-%d' % (depth, b, rep)
-                        try:
-                            f = walk_figures(d, label)
-                        except Missing as e:
-                            self.errors.append(str(e))
-                            continue
-                        rs.append(f)
-                        self.raw.append('%-9s %-22s walks %6d deferred %6d frames %8d walk_us %12.3f' % (
-                            clock, label, f['walks'], f['deferred'], f['frames'], f['us']))
+                    rs = self.reps(clock, d, 'deep%d-%s' % (depth, b), walk_figures, walk_raw)
                     fig[depth, b] = rs
                     if rs:
                         self.out('  %-8s %-6s %5d %6d %11.1f %26s %26s' % (
@@ -385,22 +403,11 @@ class Report:
         self.out('  %-8s %-6s %6s %6s %11s %26s %26s' % (
             'clock', 'build', 'Hz', 'walks', 'frames/walk', 'us/walk', 'ns/frame'))
         for clock, d in dirs:
-            n = reps_of(d)
             fig = {}
             for v, (b, cg, hz) in REAL.items():
                 if cg != 'fp,defer':
                     continue
-                rs = []
-                for rep in range(1, n + 1):
-                    label = 'real-%s-%d' % (v, rep)
-                    try:
-                        f = walk_figures(d, label)
-                    except Missing as e:
-                        self.errors.append(str(e))
-                        continue
-                    rs.append(f)
-                    self.raw.append('%-9s %-22s walks %6d deferred %6d frames %8d walk_us %12.3f' % (
-                        clock, label, f['walks'], f['deferred'], f['frames'], f['us']))
+                rs = self.reps(clock, d, 'real-' + v, walk_figures, walk_raw)
                 fig[v] = rs
                 if rs:
                     self.out('  %-8s %-6s %6d %6d %11.1f %26s %26s' % (
@@ -431,20 +438,10 @@ class Report:
             'clock', 'run', 'samples', 'B/sample', 'lost', 'CPU s', 'vs none', 'vs fp',
             'vs dwarf', 'wall s', 'vs none'))
         for clock, d in dirs:
-            n = reps_of(d)
-            rs = {}
-            for v in REAL:
-                rs[v] = []
-                for rep in range(1, n + 1):
-                    label = 'real-%s-%d' % (v, rep)
-                    try:
-                        r = run_log(d, label)
-                    except Missing as e:
-                        self.errors.append(str(e))
-                        continue
-                    rs[v].append(r)
-                    self.raw.append('%-9s %-22s cpu_s %9.6f wall_s %9.6f samples %6s bytes %10s lost %d' % (
-                        clock, label, r['cpu'], r['wall'], r['samples'], r['size'], r['lost']))
+            rs = {v: self.reps(clock, d, 'real-' + v, run_log, lambda r: (
+                'cpu_s %9.6f wall_s %9.6f samples %6s bytes %10s lost %d' % (
+                    r['cpu'], r['wall'], r['samples'], r['size'], r['lost'])))
+                  for v in REAL}
             bps = {}
             for v, (b, cg, hz) in REAL.items():
                 if not rs[v]:
@@ -491,26 +488,13 @@ class Report:
         self.out('  %-8s %-7s %-34s %24s %9s %21s %21s' % (
             'clock', 'copy', '', 'us CPU/exec', 'vs nophdr', *('%s us' % f for f in EXEC_FUNCS)))
         for clock, d in dirs:
-            n = reps_of(d)
             cpu, calls = {}, {}
             for v in EXEC:
-                cpu[v], calls[v] = [], {f: [] for f in EXEC_FUNCS}
-                for rep in range(1, n + 1):
-                    label = 'exec-%s-%d' % (v, rep)
-                    try:
-                        m = line_of(d, label, EXECS)
-                        traced = read(os.path.join(d, label + '.calls'))
-                    except Missing as e:
-                        self.errors.append(str(e))
-                        continue
-                    cpu[v].append(float(m.group(3)))
-                    for f in EXEC_FUNCS:
-                        us = [float(x) for x in re.findall(
-                            r'([0-9.]+) us\s*\|\s*%s\(\);' % f, traced)]
-                        calls[v][f].append(sum(us) / int(m.group(1)))
-                    self.raw.append('%-9s %-22s execs %s wall_us %s cpu_us %s %s' % (
-                        clock, label, m.group(1), m.group(2), m.group(3), ' '.join(
-                            '%s_us %.3f' % (f, calls[v][f][-1]) for f in EXEC_FUNCS)))
+                rs = self.reps(clock, d, 'exec-' + v, exec_run, lambda r: (
+                    'execs %s wall_us %s cpu_us %s %s' % (*r[0].groups(), ' '.join(
+                        '%s_us %.3f' % (f, r[1][f]) for f in EXEC_FUNCS))))
+                cpu[v] = [float(m.group(3)) for m, _us in rs]
+                calls[v] = {f: [us[f] for _m, us in rs] for f in EXEC_FUNCS}
             for v, desc in EXEC.items():
                 r = ratios(cpu[v], cpu['nophdr'])
                 self.out('  %-8s %-7s %-34s %24s %9s %21s %21s' % (
@@ -541,15 +525,8 @@ class Report:
         self.out('  %-8s %6s %18s %18s %20s %20s' % (
             'clock', 'N', 'slab B/section', 'memcg B/section', 'add us', 'remove us'))
         for clock, d in dirs:
-            rows = []
-            for rep in range(1, reps_of(d) + 1):
-                try:
-                    m = line_of(d, 'regs-%d' % rep, REGS)
-                except Missing as e:
-                    self.errors.append(str(e))
-                    continue
-                rows.append(m)
-                self.raw.append('%-9s regs-%-17d %s' % (clock, rep, m.group(0)))
+            rows = self.reps(clock, d, 'regs', lambda d, label: line_of(d, label, REGS),
+                             lambda m: m.group(0))
             if not rows:
                 continue
             memcg = [float(m.group(3)) for m in rows if m.group(3) != '-']
