@@ -134,7 +134,7 @@ def main():
         w = cells.get(cell)
         return w and per_lookup(dumps, cell, int(w["lookups"]), mode, "Ir")
 
-    print("\nInstructions per lookup (sframe_find_frame(), callgrind; "
+    print("\nInstructions per lookup (sframe_lookup(), callgrind; "
           "rows: FDEs, columns: FREs per function):\n")
     print("    FDEs   " + "".join(f"{r:>9}" for r in fres_all))
     for f in fdes_all:

@@ -88,8 +88,8 @@ def rotate(names, rep):
 # each called once per frame or less (the others are inlined or not
 # traceable); each traced call costs the tracer about 1600 instructions,
 # which the report takes off again.
-PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_find_frame', 'sframe_read_fda',
-                 'sframe_find_row', 'sframe_put', 'unwind_user_next_common',
+PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_lookup', 'sframe_decode_fda',
+                 'sframe_scan_fres', 'sframe_put', 'unwind_user_next_common',
                  'unwind_user_sigreturn_frame', 'unwind_user_call_before',
                  'unwind_user_uretprobe_frame')
 PROFILES = ('deep100-sframe', 'deep100-fp', 'real-sframe', 'real-fp')
@@ -600,14 +600,14 @@ def profile(rep, dirs):
         ('walk (timed alone)', lambda p: per[p]['plain'] * 1e3 * per[p]['walks'] / per[p]['frames']),
         ('sframe_find', lambda p: body(p, 'sframe_find')),
         ('  sframe_get: registry lookup, reference', lambda p: body(p, 'sframe_get')),
-        ('  sframe_find_frame', lambda p: body(p, 'sframe_find_frame')),
-        ('    its own: FDE binary search', lambda p: body(p, 'sframe_find_frame') -
-         body(p, 'sframe_read_fda') - body(p, 'sframe_find_row')),
-        ('    sframe_read_fda: attribute record', lambda p: body(p, 'sframe_read_fda')),
-        ('    sframe_find_row: FRE scan', lambda p: body(p, 'sframe_find_row')),
+        ('  sframe_lookup', lambda p: body(p, 'sframe_lookup')),
+        ('    its own: FDE binary search', lambda p: body(p, 'sframe_lookup') -
+         body(p, 'sframe_decode_fda') - body(p, 'sframe_scan_fres')),
+        ('    sframe_decode_fda: attribute record', lambda p: body(p, 'sframe_decode_fda')),
+        ('    sframe_scan_fres: FRE scan', lambda p: body(p, 'sframe_scan_fres')),
         ('  sframe_put', lambda p: body(p, 'sframe_put')),
         ('  its own: probe, checks', lambda p: body(p, 'sframe_find') - body(p, 'sframe_get') -
-         body(p, 'sframe_find_frame') - body(p, 'sframe_put')),
+         body(p, 'sframe_lookup') - body(p, 'sframe_put')),
         ('unwind_user_sigreturn_frame', lambda p: body(p, 'unwind_user_sigreturn_frame')),
         ('unwind_user_call_before', lambda p: body(p, 'unwind_user_call_before')),
         ('unwind_user_next_common: rules, reads', lambda p: body(p, 'unwind_user_next_common')),

@@ -2,14 +2,14 @@
 /*
  * Lookup scaling of the kernel's SFrame reader (issue 9, item 2): synthetic
  * SFrame V3 sections of FDES functions with FRES frame row entries each, and
- * the cost of sframe_find_frame() at random IPs in them.
+ * the cost of sframe_lookup() at random IPs in them.
  *
  * kernel/unwind/sframe.c is compiled unchanged, as tools/testing/sframe's
  * harness compiles it (#included, against that directory's shims), but with
  * -O2 and without sanitizers or read counting: "user memory" is this
  * process's memory and copy_from_user() is a bounds check and a memcpy().
- * Only the reader's public API is called (sframe_read_header(),
- * sframe_find_frame(), sframe_validate_section()).
+ * Only the reader's public API is called (sframe_decode_header(),
+ * sframe_lookup(), sframe_validate_section()).
  *
  *   sframe_scale [-v] [-n LOOKUPS] [-t] FDES:FRES ...
  *
@@ -23,11 +23,11 @@
  * then run each measured loop once:
  *
  *   null     the loop with a call that does nothing (the baseline)
- *   frame    sframe_find_frame(), a fresh walk budget per lookup
+ *   frame    sframe_lookup(), a fresh walk budget per lookup
  *   orc4096  PROTOTYPE, not the series: an ORC-style table (one u32 per
  *   orc256   4096- or 256-byte block of text: the first FDE that covers
  *            it) narrows the FDE index to the functions of the IP's block,
- *            then sframe_find_frame() runs on that slice of the index
+ *            then sframe_lookup() runs on that slice of the index
  *
  * Under callgrind (valgrind --tool=callgrind --instr-atstart=no), each loop
  * runs instrumented and is dumped as "FDES:FRES:MODE"; its instruction count
@@ -196,7 +196,7 @@ struct orc {
 	unsigned long	entries;
 	u32		*tbl;
 	const struct synth *s;
-	struct sframe_section narrow;	/* the slice, for sframe_find_frame() */
+	struct sframe_section narrow;	/* the slice, for sframe_lookup() */
 };
 
 static void orc_build(struct orc *o, const struct synth *s)
@@ -245,7 +245,7 @@ static noinline int look_frame(struct synth *s, unsigned long ip,
 {
 	unsigned int budget = SFRAME_MAX_WALK_FRES;
 
-	return sframe_find_frame(&s->sec, ip, frame, &budget);
+	return sframe_lookup(&s->sec, ip, frame, &budget);
 }
 
 static __always_inline int look_orc(struct orc *o, unsigned long ip,
@@ -263,7 +263,7 @@ static __always_inline int look_orc(struct orc *o, unsigned long ip,
 	o->narrow.fdes_start = sec->fdes_start +
 			       first * sizeof(struct sframe_fde);
 	o->narrow.num_fdes = o->tbl[b + 1] + 1 - first;
-	return sframe_find_frame(&o->narrow, ip, frame, &budget);
+	return sframe_lookup(&o->narrow, ip, frame, &budget);
 }
 
 static noinline int look_orc4096(struct synth *s, unsigned long ip,
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
 		}
 
 		synth_build(&s, fdes, fres);
-		ret = sframe_read_header(&s.sec);
+		ret = sframe_decode_header(&s.sec);
 		if (!ret && validate)
 			ret = sframe_validate_section(&s.sec);
 		if (ret) {
@@ -420,7 +420,7 @@ int main(int argc, char **argv)
 			struct unwind_user_frame f;
 			unsigned int budget = SFRAME_MAX_WALK_FRES, first, last;
 
-			ret = sframe_find_frame(&s.sec, ips[i], &f, &budget);
+			ret = sframe_lookup(&s.sec, ips[i], &f, &budget);
 			check(&s, "frame", ips[i], ret, &f);
 			reads += SFRAME_MAX_WALK_FRES - budget;
 			e2big += ret == -E2BIG;

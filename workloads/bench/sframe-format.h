@@ -2,7 +2,7 @@
 /*
  * SFrame V3, the on-disk format, as far as the benchmark's tools write it:
  * the kernel's names (struct sframe_header, sframe_fde, sframe_fda and the
- * SFRAME_* constants of the series' kernel/unwind/sframe.h), in user-space
+ * SFRAME_* constants of the series' kernel/unwind/sframe_format.h), in user-space
  * types; and the series' prctl() numbers, for C libraries that do not
  * have them yet. Packed: fields are unaligned in a section.
  */
