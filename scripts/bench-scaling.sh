@@ -41,7 +41,7 @@
 #                                        WORST_SECS (2) s, each walk timed as
 #                                        --kernel does; scripts/bench-worst.py
 #                                        compares them with the documented
-#                                        bound (a few ms per sample)
+#                                        bound (about 10^7 instructions per sample)
 #   scripts/bench-scaling.sh --report    the tables again from build/bench-scaling/
 # Settings: SCALE_FDES ("1000 10000 100000 1000000"), SCALE_FRES
 # ("1 4 16 64 256 4096 32768"), SCALE_MAX ((FDEs x FREs) of a section,

@@ -25,16 +25,6 @@ in_root make -s -C "$src" TARGETS=sframe FORCE_TARGETS=1 O="$KOBJ" BUILD="$objs"
 }
 grep -v '^\*\*Kselftest Installation\|^Emit Tests\|^Unable to get version' "$log" |
 	sed 's/^/    /' || true
-# A series whose Makefile lists interp/sframe_interp{,_prog} in
-# TEST_GEN_FILES gets them installed flat beside the tests, where
-# sframe_interp_test does not look (it skips): put interp/ where it looks.
-# The program names its interpreter by the absolute path in $objs, which the
-# guest sees too. (The fix in the series: deliver/ of this branch.)
-if [ -d "$objs/sframe/interp" ] && [ ! -d "$inst/sframe/interp" ]; then
-	cp -a "$objs/sframe/interp" "$inst/sframe/"
-	rm -f "$inst/sframe/sframe_interp" "$inst/sframe/sframe_interp_prog"
-	info "interp/ was not installed by the series' Makefile: copied from ${objs#"$TOP"/}/sframe"
-fi
 [ -s "$inst/kselftest-list.txt" ] || die "kselftest-list.txt names no test (log: ${log#"$TOP"/})"
 info "installed: ${inst#"$TOP"/} ($(wc -l < "$inst/kselftest-list.txt") programs):" \
 	"$(cut -d: -f2 "$inst/kselftest-list.txt" | tr '\n' ' ')"
