@@ -42,9 +42,11 @@ for n in "$@"; do
 	echo 0 > $T/tracing_on
 	grep -v '^#' $T/trace | grep -F ' unwind_user();' > "$out/$n.walks"
 	lost=$(cat $T/per_cpu/cpu*/stats | sed -n 's/^overrun: //p' | awk '{ n += $1 } END { print n + 0 }')
-	# One line per sample: the number of frames of its (deferred) chain.
+	# One line per sample: the number of frames of its (deferred) chain,
+	# and its leaf's address.
 	perf script -i $tmp/perf.data --max-stack 1024 -F ip 2>/dev/null |
-		awk 'NF { n++; next } n { print n; n = 0 } END { if (n) print n }' > "$out/$n.frames"
+		awk 'NF { if (!n) leaf = $1; n++; next }
+		     n { print n, leaf; n = 0 } END { if (n) print n, leaf }' > "$out/$n.frames"
 	echo "$n $label: $(wc -l < "$out/$n.walks") walks traced, $lost lost, $(wc -l < "$out/$n.frames") samples; $(head -n 1 "$out/$n.out")"
 	[ -s "$out/$n.walks" ] || rc=1
 done

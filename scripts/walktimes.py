@@ -33,7 +33,16 @@ def read_runs(d):
         n = int(os.path.basename(path).split(".")[0])
         with open(path) as f:
             walks = [x for x in map(walk_us, f) if x is not None]
-        with open(os.path.join(d, f"{n}.frames")) as f:
-            frames = [int(x) for x in f if x.strip()]
-        runs[n] = (walks, frames)
+        runs[n] = (walks, [c for c, _ in read_chains(d, n)])
     return runs
+
+
+def read_chains(d, n):
+    """[(frames, leaf address or None)] of each sample of run N in D."""
+    chains = []
+    with open(os.path.join(d, f"{n}.frames")) as f:
+        for line in f:
+            x = line.split()
+            if x:
+                chains.append((int(x[0]), int(x[1], 16) if len(x) > 1 else None))
+    return chains

@@ -120,8 +120,9 @@ int main(int argc, char **argv)
 		perror("sframe-worst: prctl(PR_ADD_SFRAME)");
 		return 1;
 	}
-	printf("sframe-worst: %lu functions x %u FREs + %lu, text %lu bytes, section %lu bytes, depth %lu, lookups at offsets %lu..%lu\n",
-	       funcs, FUNC_FRES, fill, text_len, len, depth, lo, lo + span - 1);
+	printf("sframe-worst: %lu functions x %u FREs + %lu, text %lu bytes at %#lx, section %lu bytes, depth %lu, lookups at offsets %lu..%lu\n",
+	       funcs, FUNC_FRES, fill, text_len, (unsigned long)text, len, depth,
+	       lo, lo + span - 1);
 	fflush(stdout);
 
 	signal(SIGALRM, SIG_DFL);
