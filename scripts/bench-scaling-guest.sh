@@ -48,6 +48,8 @@ for n in "$@"; do
 		awk 'NF { if (!n) leaf = $1; n++; next }
 		     n { print n, leaf; n = 0 } END { if (n) print n, leaf }' > "$out/$n.frames"
 	echo "$n $label: $(wc -l < "$out/$n.walks") walks traced, $lost lost, $(wc -l < "$out/$n.frames") samples; $(head -n 1 "$out/$n.out")"
-	[ -s "$out/$n.walks" ] || rc=1
+	# The tool prints its first line once its section is registered:
+	# without it, the walks are of its set-up only.
+	grep -q "^${tool##*/}: " "$out/$n.out" && [ -s "$out/$n.walks" ] || rc=1
 done
 exit $rc

@@ -83,7 +83,7 @@ def kernel_report(d, cells):
     """The tables of scripts/bench-scaling.sh --kernel, one per clock."""
     last = None
     for clock in ("icount", "realtime"):
-        runs = {n: r for n, r in read_runs(os.path.join(d, "kernel", clock)).items()
+        runs = {n: r[:2] for n, r in read_runs(os.path.join(d, "kernel", clock)).items()
                 if r[0] and r[1]}
         if not runs:
             continue

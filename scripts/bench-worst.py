@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from walktimes import pct, read_chains, read_runs  # noqa: E402  (scripts/walktimes.py)
+from walktimes import pct, read_runs  # noqa: E402  (scripts/walktimes.py)
 
 BUDGET = 32768
 BOUND_US = 10000    # "about 10^7 instructions per sample" (sframe.rst, Limits): icount's ns
@@ -28,28 +28,14 @@ def main():
     d = sys.argv[1]
     rows = []
     setup = {}
-    paired = True
-    for n, (walks, frames) in read_runs(d).items():
+    for n, (walks, frames, left) in read_runs(d).items():
+        setup[n] = left
         with open(os.path.join(d, f"{n}.out")) as f:
             head = f.readline()
         m = re.search(r"offsets (\d+)\.\.(\d+)", head)
         if not walks or not frames or not m:
             print(f"    depth {n}: no walks, chains or header ({head.strip()})")
             continue
-        # Samples of the tool's set-up (leaf outside the registered text)
-        # are not the worst case: drop them, and their walks where each
-        # sample has its walk (none lost).
-        t = re.search(r"text (\d+) bytes at (0x[0-9a-f]+)", head)
-        if t:
-            start, size = int(t.group(2), 16), int(t.group(1))
-            keep = [leaf is not None and start <= leaf < start + size
-                    for _, leaf in read_chains(d, n)]
-            setup[n] = keep.count(False)
-            if len(walks) == len(keep):
-                walks = [w for w, k in zip(walks, keep) if k]
-            else:
-                paired = False
-            frames = [x for x, k in zip(frames, keep) if k]
         lo, hi = int(m.group(1)), int(m.group(2))
         per = (lo + hi) / 2 + 2
         # Offsets from BUDGET - 1 up: every lookup reads the whole budget.
@@ -74,10 +60,9 @@ def main():
               f" {max(frames):<6}  {100 * cut / len(frames):>10.0f}%"
               f"  {pct(fres, 0.5):>15.0f}   {med:>15.0f} {pct(walks, 0.99):>6.0f}"
               f" {max(walks):>7.0f}   {med * 1000 / pct(fres, 0.5):>6.0f}")
-    if setup:
+    if any(setup.values()):
         print("\n    left out: samples of the tool's set-up (leaf outside the registered "
-              "text): " + ", ".join(f"{setup[n]} at depth {n}" for n in sorted(setup)) +
-              ("" if paired else "; their walks kept where walks were lost"))
+              "text): " + ", ".join(f"{setup[n]} at depth {n}" for n in sorted(setup)))
     print(f"\n    the slowest walk: {worst / 1000:.2f} M guest instructions, "
           f"{worst / 1000:.2f} ms at icount's 1 instruction a ns;\n"
           f"    documented bound (sframe.rst, Limits): about 10^7 instructions "

@@ -25,8 +25,8 @@ if [ "${VARIANT:-}" = debug ]; then
 	append=(--append no5lvl)
 	timeout=${VM_TIMEOUT:-2400}
 fi
-# The stress kselftest's run (SFRAME_STRESS_SEC): longer on the debug
-# kernel, whose checkers are what it is for.
+# The stress kselftest's run, STRESS_SEC here, SFRAME_STRESS_SEC in the
+# guest: longer on the debug kernel, whose checkers are what it is for.
 stress=${STRESS_SEC:-10}
 [ "${VARIANT:-}" = debug ] && stress=${STRESS_SEC:-60}
 info "stress test: $stress s"

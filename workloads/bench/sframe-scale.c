@@ -75,8 +75,8 @@ int main(int argc, char **argv)
 		perror("sframe-scale: prctl(PR_ADD_SFRAME)");
 		return 1;
 	}
-	printf("sframe-scale: %lu FDEs, text %lu bytes, section %lu bytes, depth %lu\n",
-	       fdes, text_len, len, depth);
+	printf("sframe-scale: %lu FDEs, text %lu bytes at %#lx, section %lu bytes, depth %lu\n",
+	       fdes, text_len, (unsigned long)text, len, depth);
 	fflush(stdout);
 
 	signal(SIGALRM, SIG_DFL);
