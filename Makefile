@@ -1,7 +1,8 @@
 # linux-sframe workbench: thin targets, each one small script in scripts/.
 # Every stage of make check is a target of the same name (scripts/check.sh
 # prints it when the stage fails). VARIANT=debug selects the KASAN/UBSAN/
-# lockdep kernel (build/obj-debug). "make help" lists the targets from the
+# lockdep kernel (build/obj-debug), VARIANT=arm64 the arm64 kernel
+# (build/obj-arm64, cross-built, booted by qemu-system-aarch64). "make help" lists the targets from the
 # "## " comments below.
 SHELL := /bin/bash
 S := scripts
@@ -9,15 +10,15 @@ S := scripts
 .PHONY: help demo check check-debug root base series tree quilt checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
 	selftests-build guest paths e2e real flame-tools bench bench-scaling bisect export configs \
-	mainline vm fuzz-mutants clean distclean
+	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
-	@echo "make TARGET [VARIANT=debug] [JOBS=N]; the stages of make check are marked *"
+	@echo "make TARGET [VARIANT=debug|arm64] [JOBS=N]; the stages of make check are marked *"
 	@awk -F ':[^#]*## ' '/^[a-z][a-z0-9-]*:.*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
 
 demo: kernel           ## build, boot, profile programs built without frame pointers; flame graphs
 	@$(S)/demo.sh
-check:                 ## the whole test suite: every stage below marked *, then kernel, selftests-build, guest with VARIANT=debug
+check:                 ## the whole test suite: every stage below marked *, then kernel, selftests-build, guest with VARIANT=arm64 and VARIANT=debug
 	@$(S)/check.sh
 check-debug:           ## make check with the debug kernel (VARIANT=debug): no e2e, no user-space stages
 	@VARIANT=debug $(S)/check.sh
@@ -67,6 +68,8 @@ bench: kernel          ## not a test: the unwinder's time per frame, program, ex
 	@$(S)/bench.sh
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
 	@$(S)/bench-scaling.sh
+arm64: series          ## kernel, selftests-build and guest with VARIANT=arm64 (as make check runs them)
+	@VARIANT=arm64 $(S)/kernel.sh && VARIANT=arm64 $(S)/selftests.sh && VARIANT=arm64 $(S)/guest-tests.sh
 fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
 	@$(S)/fuzz-mutants.sh
 bisect: series         ## build the kernel at every patch; records patches/bisect.ok
@@ -83,9 +86,9 @@ vm:                    ## make vm CMD='dmesg | grep -i sframe': run it in the bu
 	$(S)/vm.sh sh -c '$(subst ','\'',$(value CMD))'
 
 clean:                 ## remove build products, keep build/linux
-	rm -rf build/obj build/obj-debug build/vm-* build/vm.log build/selftests \
-		build/selftests-debug build/kselftest build/kselftest-debug \
-		build/guest-tests build/guest-tests-debug \
+	rm -rf build/obj build/obj-debug build/obj-arm64 build/vm-* build/vm.log build/selftests \
+		build/selftests-debug build/selftests-arm64 build/kselftest build/kselftest-debug \
+		build/kselftest-arm64 build/guest-tests build/guest-tests-debug build/guest-tests-arm64 \
 		build/workloads build/real build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling \

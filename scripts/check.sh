@@ -62,6 +62,8 @@ run_stage() {
 }
 # run_debug NAME CMD...: run_stage for the debug kernel.
 run_debug() { STAGE_VARIANT=debug run_stage "$@"; }
+# run_arm64 NAME CMD...: run_stage for the arm64 kernel.
+run_arm64() { STAGE_VARIANT=arm64 run_stage "$@"; }
 
 finish() {
 	stage "summary (${VARIANT:-default} kernel, $(( $(date +%s) - t0 )) s)"
@@ -97,6 +99,16 @@ run_stage guest "$S/guest-tests.sh" || true
 run_stage paths "$S/paths.sh" || true
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage e2e "$S/e2e.sh" || true
+fi
+# The arm64 kernel (config/arm64.config), cross-built: its KUnit suites at
+# boot and the kselftests built for arm64, in one boot of
+# qemu-system-aarch64 -cpu max (pointer authentication included).
+# SFRAME_CHECK_ARM64=0 leaves them out of make check.
+if [ -z "${VARIANT:-}" ] && [ "${SFRAME_CHECK_ARM64:-1}" != 0 ]; then
+	if run_arm64 kernel "$S/kernel.sh"; then
+		run_arm64 selftests-build "$S/selftests.sh" || true
+		run_arm64 guest "$S/guest-tests.sh" || true
+	fi
 fi
 # The debug kernel (config/debug.config: KASAN, UBSAN, lockdep, kmemleak):
 # its KUnit suites at boot, the kselftests and the stress kselftest, in one

@@ -30,8 +30,13 @@ fi
 stress=${STRESS_SEC:-10}
 [ "${VARIANT:-}" = debug ] && stress=${STRESS_SEC:-60}
 info "stress test: $stress s"
-"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "$timeout" "${append[@]}" \
-	"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" >/dev/null || vmrc=1
+if [ "${VARIANT:-}" = arm64 ]; then
+	# qemu-system-aarch64 -cpu max, an initramfs, the console only.
+	"$TOP/scripts/arm64-guest.sh" "$tests" "$out" "$stress" || vmrc=1
+else
+	"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "$timeout" "${append[@]}" \
+		"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" >/dev/null || vmrc=1
+fi
 [ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
 rc=0

@@ -49,6 +49,10 @@ python3 ccache sparse qemu-system-x86 virtme-ng mount procps udev linux-perf \
 libsframe-dev libiberty-dev busybox-static perl git rsync xz-utils patch \
 dwarves file diffutils ca-certificates quilt python3-ply python3-git"
 ROOT_ID=$(printf '%s' "$ROOT_PACKAGES v2" | sha256sum | cut -c1-12)
+# What VARIANT=arm64 adds to the root (scripts/root-install.sh, on first use):
+# the cross compiler and C library, and QEMU for arm64.
+ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+
 ROOT=$CACHE/root-$ROOT_ID
 
 # Where commands in the root (and the guest, which boots the root) see this

@@ -15,10 +15,13 @@ if [ ! -d "$src/sframe" ]; then
 fi
 mkdir -p "$objs"
 log=$objs/install.log
-in_root make -s -C "$TREE" O="$KOBJ" headers >/dev/null
+# VARIANT=arm64: cross-built, against the arm64 kernel's headers.
+cross=()
+[ "${VARIANT:-}" = arm64 ] && cross=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+in_root make -s -C "$TREE" O="$KOBJ" "${cross[@]}" headers >/dev/null
 # O= names the kernel objects (the UAPI headers in usr/include); BUILD= and
 # KSFT_INSTALL_PATH= keep the selftests' own files out of them.
-in_root make -s -C "$src" TARGETS=sframe FORCE_TARGETS=1 O="$KOBJ" BUILD="$objs" \
+in_root make -s -C "$src" "${cross[@]}" TARGETS=sframe FORCE_TARGETS=1 O="$KOBJ" BUILD="$objs" \
 	KSFT_INSTALL_PATH="$inst" install > "$log" 2>&1 || {
 	tail -n 30 "$log"
 	die "the kselftests do not build or install (log: ${log#"$TOP"/})"

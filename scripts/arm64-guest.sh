@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# arm64-guest.sh TESTS OUT STRESS_SEC: boot the arm64 kernel (VARIANT=arm64,
+# build/obj-arm64) under qemu-system-aarch64 -cpu max (TCG: pointer
+# authentication included) with an initramfs of the installed kselftests
+# TESTS (build/kselftest-arm64), the cross C library and scripts/arm64-init.c
+# as PID 1, and split its console into what scripts/tap-summary.py reads, as
+# the x86 guest stage leaves it: OUT/dmesg (KUnit's KTAP), OUT/kselftest.tap
+# and OUT/kselftest/NAME. The console stays in OUT/console.log; a kernel
+# warning, BUG or other report in it fails the stage.
+. "$(dirname "$0")/lib.sh"
+
+tests=$1 out=$2 stress=${3:-10}
+image=$KOBJ/arch/arm64/boot/Image
+[ -f "$image" ] || die "no arm64 kernel at ${image#"$TOP"/}: run 'make kernel VARIANT=arm64'"
+[ -s "$tests/kselftest-list.txt" ] || die "no arm64 kselftests in ${tests#"$TOP"/}: run 'make selftests-build VARIANT=arm64'"
+
+# PID 1, static: the initramfs has no shell.
+init=$out/init
+in_root aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$init" "$TOP/scripts/arm64-init.c" ||
+	die "scripts/arm64-init.c does not build"
+
+# The initramfs: made by the kernel's own gen_init_cpio (built with the x86
+# kernel's objects or here), from a list of what goes in.
+list=$out/initramfs.list
+# Paths as the root sees them: gen_init_cpio reads the files there.
+rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
+{
+	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
+	printf 'dir %s 0755 0 0\n' /proc /sys /tmp /lib /lib/aarch64-linux-gnu /sframe
+	printf 'file /init %s 0755 0 0\n' "$(rt "$init")"
+	printf 'file /kselftest-list.txt %s 0644 0 0\n' "$(rt "$tests/kselftest-list.txt")"
+	printf 'file /lib/ld-linux-aarch64.so.1 /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 0755 0 0\n'
+	printf 'file /lib/aarch64-linux-gnu/libc.so.6 /usr/aarch64-linux-gnu/lib/libc.so.6 0755 0 0\n'
+	(cd "$tests/sframe" && find . -type f | sort) | while read -r f; do
+		printf 'file /sframe/%s %s 0755 0 0\n' "${f#./}" "$(rt "$tests/sframe/${f#./}")"
+	done
+} > "$list"
+in_root sh -c 'gcc -O2 -o "$1/gen_init_cpio" "$2/usr/gen_init_cpio.c" &&
+	"$1/gen_init_cpio" "$3" | gzip -1 > "$1/initramfs.gz"' - "$out" "$TREE" "$list" ||
+	die "the initramfs could not be made"
+info "initramfs: $(grep -c '^file' "$list") files, $(( $(stat -c %s "$out/initramfs.gz") / 1024 )) KiB"
+
+start=$(date +%s)
+log=$out/console.log
+rc=0
+in_root timeout "${VM_TIMEOUT:-1500}" qemu-system-aarch64 -machine virt -cpu max \
+	-smp 2 -m 1G -nographic -no-reboot -kernel "$image" -initrd "$out/initramfs.gz" \
+	-append "console=ttyAMA0 panic=-1 sframe.stress=$stress" > "$log" 2>&1 || rc=$?
+tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
+info "guest ran in $(( $(date +%s) - start )) s, exit status $rc (log: ${log#"$TOP"/})"
+grep -h '^#== guest' "$log" | sed 's/^#== /    /' || true
+
+# Split the console: the kernel's lines ("[  1.234] ...") go to dmesg
+# wherever they are, the programs' lines between their markers.
+mkdir -p "$out/kselftest"
+python3 - "$log" "$out" <<'EOF'
+import re, sys, os
+log, out = sys.argv[1:3]
+kernel = re.compile(r'^\[\s*\d+\.\d+\]')
+dmesg, where, files, tap = [], None, {}, None
+for line in open(log, errors='replace').read().splitlines():
+    if kernel.match(line):
+        dmesg.append(line)
+    elif line.startswith('#== begin '):
+        where = files.setdefault(line[10:].strip(), [])
+    elif line.startswith('#== end '):
+        where = None
+    elif line == '#== tap':
+        tap = where = []
+    elif line == '#== tap end':
+        where = None
+    elif where is not None:
+        where.append(line)
+with open(os.path.join(out, 'dmesg'), 'w') as f:
+    f.write('\n'.join(dmesg) + '\n')
+for name, lines in files.items():
+    with open(os.path.join(out, 'kselftest', name), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+if tap is not None:
+    with open(os.path.join(out, 'kselftest.tap'), 'w') as f:
+        f.write('\n'.join(tap) + '\n')
+EOF
+
+bad=$(grep -E -m 10 '(WARNING:|BUG:|Oops|Kernel panic|KASAN:|UBSAN:|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|unreferenced object|Unable to handle kernel|Internal error|Call trace:)' "$log" || true)
+if [ -n "$bad" ]; then
+	printf '%s\n' "$bad" | sed 's/^/    /'
+	die "the arm64 guest kernel reported problems (above); log: ${log#"$TOP"/}"
+fi
+[ -s "$out/kselftest.tap" ] || die "the arm64 guest did not finish its tests; log: ${log#"$TOP"/}"
+[ "$rc" = 0 ] || die "qemu-system-aarch64 exited with $rc; log: ${log#"$TOP"/}"
