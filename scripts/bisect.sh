@@ -13,10 +13,23 @@
 stage "bisect build: every patch of the series builds"
 head=$(git -C "$TREE" symbolic-ref --short -q HEAD || git -C "$TREE" rev-parse HEAD)
 commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
+# The first patches with the same ids as in patches/bisect.ok give the
+# same trees as the ones built then (the same base, the same diffs in the
+# same order): they are not built again, unless BISECT_ALL=1.
+ids=$(tree_ids)
+same=0
+if [ "${BISECT_ALL:-0}" != 1 ] && [ -f "$TOP/patches/bisect.ok" ]; then
+	same=$(paste -d' ' <(printf '%s\n' "$ids") "$TOP/patches/bisect.ok" |
+		awk '$1 != $2 { exit } { n++ } END { print n + 0 }')
+	# The whole series unchanged: still check that its last patch builds.
+	[ "$same" -lt "$(wc -l <<<"$ids")" ] || same=$((same - 1))
+	[ "$same" = 0 ] || info "patches 1-$same: built before, as recorded in patches/bisect.ok (BISECT_ALL=1 builds them again)"
+fi
 trap 'git -C "$TREE" checkout -q "$head"' EXIT
 i=0
 for c in $commits; do
 	i=$((i + 1))
+	[ "$i" -gt "$same" ] || continue
 	git -C "$TREE" checkout -q "$c"
 	info "[$i] $(git -C "$TREE" log -1 --format=%s "$c")"
 	KCONFIG_LAX=1 "$TOP/scripts/kernel.sh" > "$BUILD/bisect.log" 2>&1 || {
@@ -26,5 +39,5 @@ for c in $commits; do
 done
 git -C "$TREE" checkout -q "$head"
 trap - EXIT
-tree_ids > "$TOP/patches/bisect.ok"
+printf '%s\n' "$ids" > "$TOP/patches/bisect.ok"
 info "$i patch(es) build one by one; recorded in patches/bisect.ok"

@@ -137,7 +137,9 @@ series_objects() {
 		*/uapi/*|*.c|*.h|*Kconfig*|*/.kunitconfig) ;;
 		*/Makefile|*/Kbuild)
 			git -C "$tree" diff -U0 base -- "$h" | sed -n '/^+++ /d; s/^+//p' > "$inc"
-			if grep -v -E '^[[:space:]]*(#.*)?$|^(obj|lib)-[^=]*[:+]?=' "$inc" | grep -q .; then
+			# A list of objects may go on in continuation lines.
+			if grep -v -E '^[[:space:]]*(#.*)?$|^(obj|lib)-[^=]*[:+]?=|^[[:space:]]+([a-z0-9_-]+\.o[[:space:]]*)+\\?$' \
+				"$inc" | grep -q .; then
 				echo "${h%/*}/" >> "$out"
 			else
 				grep -o -E '[a-z0-9_][a-z0-9_-]*\.o\b' "$inc" | sed "s,^,${h%/*}/," >> "$out" || true
