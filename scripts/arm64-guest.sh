@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# arm64-guest.sh TESTS OUT STRESS_SEC: boot the arm64 kernel (VARIANT=arm64,
-# build/obj-arm64) under qemu-system-aarch64 -cpu max (TCG: pointer
-# authentication included) with an initramfs of the installed kselftests
-# TESTS (build/kselftest-arm64), the cross C library and scripts/arm64-init.c
-# as PID 1, and split its console into what scripts/tap-summary.py reads, as
-# the x86 guest stage leaves it: OUT/dmesg (KUnit's KTAP), OUT/kselftest.tap
-# and OUT/kselftest/NAME. The console stays in OUT/console.log; a kernel
-# warning, BUG or other report in it fails the stage.
+# arm64-guest.sh TESTS OUT STRESS_SEC [CHAINS_SEC]: boot the arm64 kernel
+# (VARIANT=arm64, build/obj-arm64) under qemu-system-aarch64 -cpu max (TCG:
+# pointer authentication included) with an initramfs of the installed
+# kselftests TESTS (build/kselftest-arm64), the cross C library and
+# scripts/arm64-init.c as PID 1, and split its console into what
+# scripts/tap-summary.py reads, as the x86 guest stage leaves it: OUT/dmesg
+# (KUnit's KTAP), OUT/kselftest.tap and OUT/kselftest/NAME. The same boot
+# samples chain.c's arm64 builds (workloads/Makefile's arm64 target) for
+# CHAINS_SEC seconds each (default 2; 0: not at all) with
+# scripts/arm64-chains.c, into OUT/chains/NAME for scripts/arm64-chains.py.
+# The console stays in OUT/console.log; a kernel warning, BUG or other
+# report in it fails the stage.
 . "$(dirname "$0")/lib.sh"
 
-tests=$1 out=$2 stress=${3:-10}
+tests=$1 out=$2 stress=${3:-10} chains_sec=${4:-2}
 image=$KOBJ/arch/arm64/boot/Image
 [ -f "$image" ] || die "no arm64 kernel at ${image#"$TOP"/}: run 'make kernel VARIANT=arm64'"
 [ -s "$tests/kselftest-list.txt" ] || die "no arm64 kselftests in ${tests#"$TOP"/}: run 'make selftests-build VARIANT=arm64'"
@@ -18,6 +22,23 @@ image=$KOBJ/arch/arm64/boot/Image
 init=$out/init
 in_root aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$init" "$TOP/scripts/arm64-init.c" ||
 	die "scripts/arm64-init.c does not build"
+
+# The end-to-end check of the chains: the sampler, static, against the
+# kernel's UAPI headers (made by the kselftests' build) and the kselftests'
+# sframe_perf.h, and the workloads it samples.
+chains=()
+if [ "$chains_sec" != 0 ]; then
+	sel=$TREE/tools/testing/selftests
+	in_root aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -isystem "$KOBJ/usr/include" \
+		-I "$sel" -I "$sel/sframe" -o "$out/arm64-chains" "$TOP/scripts/arm64-chains.c" ||
+		die "scripts/arm64-chains.c does not build"
+	in_root make -s -C "$TOP/workloads" arm64 > "$out/workloads.log" 2>&1 || {
+		cat "$out/workloads.log"
+		die "the arm64 workloads do not build (make -C workloads arm64)"
+	}
+	chains=(chain-sframe chain-pac chain-pacb)
+	printf '%s\n' "${chains[@]}" > "$out/chains.list"
+fi
 
 # The initramfs: made by the kernel's own gen_init_cpio (built with the x86
 # kernel's objects or here), from a list of what goes in.
@@ -31,6 +52,14 @@ rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
 	printf 'file /kselftest-list.txt %s 0644 0 0\n' "$(rt "$tests/kselftest-list.txt")"
 	printf 'file /lib/ld-linux-aarch64.so.1 /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 0755 0 0\n'
 	printf 'file /lib/aarch64-linux-gnu/libc.so.6 /usr/aarch64-linux-gnu/lib/libc.so.6 0755 0 0\n'
+	if [ ${#chains[@]} != 0 ]; then
+		printf 'dir /chains 0755 0 0\n'
+		printf 'file /chains/list %s 0644 0 0\n' "$(rt "$out/chains.list")"
+		printf 'file /chains/arm64-chains %s 0755 0 0\n' "$(rt "$out/arm64-chains")"
+		for c in "${chains[@]}"; do
+			printf 'file /chains/%s %s 0755 0 0\n' "$c" "$(rt "$BUILD/workloads-arm64/$c")"
+		done
+	fi
 	(cd "$tests/sframe" && find . -type f | sort) | while read -r f; do
 		printf 'file /sframe/%s %s 0755 0 0\n' "${f#./}" "$(rt "$tests/sframe/${f#./}")"
 	done
@@ -45,25 +74,27 @@ log=$out/console.log
 rc=0
 in_root timeout "${VM_TIMEOUT:-1500}" qemu-system-aarch64 -machine virt -cpu max \
 	-smp 2 -m 1G -nographic -no-reboot -kernel "$image" -initrd "$out/initramfs.gz" \
-	-append "console=ttyAMA0 panic=-1 sframe.stress=$stress" > "$log" 2>&1 || rc=$?
+	-append "console=ttyAMA0 panic=-1 sframe.stress=$stress sframe.chains=$chains_sec" > "$log" 2>&1 || rc=$?
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 info "guest ran in $(( $(date +%s) - start )) s, exit status $rc (log: ${log#"$TOP"/})"
 grep -h '^#== guest' "$log" | sed 's/^#== /    /' || true
 
 # Split the console: the kernel's lines ("[  1.234] ...") go to dmesg
 # wherever they are, the programs' lines between their markers.
-mkdir -p "$out/kselftest"
+mkdir -p "$out/kselftest" "$out/chains"
 python3 - "$log" "$out" <<'EOF'
 import re, sys, os
 log, out = sys.argv[1:3]
 kernel = re.compile(r'^\[\s*\d+\.\d+\]')
-dmesg, where, files, tap = [], None, {}, None
+dmesg, where, files, chains, tap = [], None, {}, {}, None
 for line in open(log, errors='replace').read().splitlines():
     if kernel.match(line):
         dmesg.append(line)
     elif line.startswith('#== begin '):
         where = files.setdefault(line[10:].strip(), [])
-    elif line.startswith('#== end '):
+    elif line.startswith('#== chains begin '):
+        where = chains.setdefault(line[17:].strip(), [])
+    elif line.startswith(('#== end ', '#== chains end ')):
         where = None
     elif line == '#== tap':
         tap = where = []
@@ -75,6 +106,9 @@ with open(os.path.join(out, 'dmesg'), 'w') as f:
     f.write('\n'.join(dmesg) + '\n')
 for name, lines in files.items():
     with open(os.path.join(out, 'kselftest', name), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
+for name, lines in chains.items():
+    with open(os.path.join(out, 'chains', name), 'w') as f:
         f.write('\n'.join(lines) + '\n')
 if tap is not None:
     with open(os.path.join(out, 'kselftest.tap'), 'w') as f:

@@ -11,9 +11,17 @@
  *                                         run_kselftest.sh prints them
  *                                         (kselftest.tap)
  *
- * Everything before "#== guest" is the kernel's log (KUnit's KTAP).  Then
- * it powers the machine off.  The kernel command line may set
- * sframe.stress=SECONDS (SFRAME_STRESS_SEC) and sframe.timeout=SECONDS.
+ * Then the end-to-end check of the chains: for each NAME of /chains/list,
+ * /chains/arm64-chains (scripts/arm64-chains.c) samples /chains/NAME run
+ * for sframe.chains=SECONDS of CPU time (default 2), and prints
+ *
+ *   "#== chains begin NAME" ... "#== chains end NAME"
+ *
+ * (chains/NAME, read by scripts/arm64-chains.py), with "sampler exit N
+ * seconds S" last.  Everything before "#== guest" is the kernel's log
+ * (KUnit's KTAP).  Then it powers the machine off.  The kernel command
+ * line may set sframe.stress=SECONDS (SFRAME_STRESS_SEC),
+ * sframe.timeout=SECONDS and sframe.chains=SECONDS.
  */
 #include <errno.h>
 #include <signal.h>
@@ -58,9 +66,60 @@ static void mount_fs(const char *src, const char *dst, const char *type)
 
 static char results[MAX_TESTS][160];
 
+/* The chains of each workload of /chains/list, sampled by /chains/arm64-chains. */
+static void run_chains(int limit, const char *seconds)
+{
+	char line[128];
+	FILE *f = fopen("/chains/list", "r");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char path[160], *argv[] = { "/chains/arm64-chains", path,
+					    (char *)seconds, NULL };
+		char *envp[] = { "PATH=/chains", NULL };
+		time_t start = time(NULL);
+		int status = 0, timed_out = 0;
+		pid_t pid, w;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		snprintf(path, sizeof(path), "/chains/%.100s", line);
+		printf("#== chains begin %s\n", line);
+		pid = fork();
+		if (!pid) {
+			execve(argv[0], argv, envp);
+			printf("error execve %s: %s\n", argv[0], strerror(errno));
+			_exit(127);
+		}
+		for (;;) {
+			w = waitpid(pid, &status, WNOHANG);
+			if (w == pid || w < 0)
+				break;
+			if (time(NULL) - start > limit) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				timed_out = 1;
+				break;
+			}
+			usleep(50000);
+		}
+		if (timed_out)
+			printf("error the sampler timed out after %d s\n", limit);
+		printf("sampler exit %d seconds %ld\n",
+		       WIFEXITED(status) ? WEXITSTATUS(status) :
+					   128 + WTERMSIG(status),
+		       (long)(time(NULL) - start));
+		printf("#== chains end %s\n", line);
+	}
+	fclose(f);
+}
+
 int main(void)
 {
 	char cmdline[1024] = "", names[MAX_TESTS][64], stress_env[64];
+	char chains_sec[32];
 	const char *stress, *limit;
 	unsigned int i, nr = 0;
 	FILE *f;
@@ -80,10 +139,13 @@ int main(void)
 			cmdline[0] = '\0';
 		fclose(f);
 	}
+	/* Each value copied at once: cmdline_value() returns a static buffer. */
 	stress = cmdline_value(cmdline, "sframe.stress=", "10");
-	limit = cmdline_value(cmdline, "sframe.timeout=", "300");
 	snprintf(stress_env, sizeof(stress_env), "SFRAME_STRESS_SEC=%s",
 		 stress);
+	snprintf(chains_sec, sizeof(chains_sec), "%s",
+		 cmdline_value(cmdline, "sframe.chains=", "2"));
+	limit = cmdline_value(cmdline, "sframe.timeout=", "300");
 
 	printf("#== guest: pointer authentication: %s\n",
 	       getauxval(AT_HWCAP) & (1UL << 30) ? "yes" : "no");
@@ -153,6 +215,8 @@ int main(void)
 				 WIFEXITED(status) ? WEXITSTATUS(status) :
 						     128 + WTERMSIG(status));
 	}
+
+	run_chains(atoi(limit), chains_sec);
 
 	printf("#== tap\nTAP version 13\n1..%u\n", nr);
 	for (i = 0; i < nr; i++)

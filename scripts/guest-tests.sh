@@ -3,8 +3,11 @@
 # (KTAP in the kernel log), then the installed kselftests run in the guest
 # with run_kselftest.sh (TAP). The kernel's own parser, kunit.py parse,
 # reads both (scripts/tap-summary.py); prints the results and "counts: P F S"
-# for make check.
+# for make check. VARIANT=arm64: the same boot samples chain.c's arm64
+# builds (scripts/arm64-chains.c) and scripts/arm64-chains.py checks their
+# chains; its checks are counted with the others.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/e2e-lib.sh"
 
 tests=$BUILD/kselftest${VARIANT:+-$VARIANT}
 out=$BUILD/guest-tests${VARIANT:+-$VARIANT}
@@ -31,8 +34,11 @@ stress=${STRESS_SEC:-10}
 [ "${VARIANT:-}" = debug ] && stress=${STRESS_SEC:-60}
 info "stress test: $stress s"
 if [ "${VARIANT:-}" = arm64 ]; then
-	# qemu-system-aarch64 -cpu max, an initramfs, the console only.
-	"$TOP/scripts/arm64-guest.sh" "$tests" "$out" "$stress" || vmrc=1
+	# qemu-system-aarch64 -cpu max, an initramfs, the console only; the
+	# chains' sampling time and threshold from config/e2e.conf.
+	e2e_config
+	info "chains: ${ARM64_CHAINS_SEC} s of CPU time a build, >= ${ARM64_MIN_COMPLETE}% complete"
+	"$TOP/scripts/arm64-guest.sh" "$tests" "$out" "$stress" "$ARM64_CHAINS_SEC" || vmrc=1
 else
 	"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "$timeout" "${append[@]}" \
 		"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" >/dev/null || vmrc=1
@@ -40,6 +46,26 @@ fi
 [ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
 rc=0
-in_root python3 "$TOP/scripts/tap-summary.py" "$TREE" "$tests" "$out" || rc=$?
+if [ "${VARIANT:-}" != arm64 ]; then
+	in_root python3 "$TOP/scripts/tap-summary.py" "$TREE" "$tests" "$out" || rc=$?
+	[ "$vmrc" = 0 ] || exit 1
+	exit "$rc"
+fi
+
+# arm64: the tests' counts and the chains', added up into one "counts:".
+res=$(in_root python3 "$TOP/scripts/tap-summary.py" "$TREE" "$tests" "$out") || rc=$?
+printf '%s\n' "$res" | grep -v '^counts: '
+read -r p f s < <(printf '%s\n' "$res" | sed -n 's/^counts: //p' | tail -1) || true
+[ -n "${p:-}" ] || { echo "    no counts from tap-summary.py"; p=0 f=1 s=0; }
+stage "arm64 chains: chain.c sampled in the guest, user callchains (>= ${ARM64_MIN_COMPLETE}% complete, >= ${E2E_MIN_SAMPLES} leaf samples each)"
+cres=$(in_root python3 "$TOP/scripts/arm64-chains.py" --min "$ARM64_MIN_COMPLETE" \
+	--min-samples "$E2E_MIN_SAMPLES" "$out/chains" "$BUILD/workloads-arm64" \
+	chain-sframe chain-pac chain-pacb) || rc=1
+printf '%s\n' "$cres" | grep -Ev '^(counts: |[0-9]+ passed, [0-9]+ failed)'
+read -r cp cf cs < <(printf '%s\n' "$cres" | sed -n 's/^counts: //p' | tail -1) || true
+[ -n "${cp:-}" ] || { echo "    no counts from arm64-chains.py"; cp=0 cf=1 cs=0; }
+grep -h '^sampler exit' "$out"/chains/* 2>/dev/null | awk '{ t += $5 } END { if (NR) printf "    sampling: %d s in the guest (%d runs)\n", t, NR }'
+echo "    total: $((p + cp)) passed, $((f + cf)) failed, $((s + cs)) skipped"
+echo "counts: $((p + cp)) $((f + cf)) $((s + cs))"
 [ "$vmrc" = 0 ] || exit 1
 exit "$rc"
