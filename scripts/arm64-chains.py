@@ -14,16 +14,21 @@ A chain is complete when its first frame, the sampled IP, is in leaf and
 its frames up to main are exactly chain.c's call graph,
 leaf <- mid2 <- mid1 <- top <- main (scripts/workloads.py's CHAINS): every
 frame's next one is its caller, none missing, none extra, main reached.
-What follows main does not matter for completeness: main's caller is
-static glibc's start-up (__libc_start_call_main <- __libc_start_main_impl
-<- _start), code without SFrame; the table gives the share of leaf samples
-whose chain goes on beyond main, and the notes how far.
+What follows main does not make a chain incomplete: main's caller is
+static glibc's start-up, code without SFrame but with frame records
+(__libc_start_call_main <- __libc_start_main <- _start, where x29 is 0);
+the table gives the share of complete chains that go on beyond main, the
+notes how far, and a frame there that is not the next one of the start-up
+fails the check.
 
 Two checks per NAME:
   chains     at least N samples in leaf (the sampler's "nochain" samples,
              whose deferred chain never came, are counted and are
-             incomplete), a complete share >= PCT, and a clean run: no
-             "error" line from the sampler, the workload exited 0;
+             incomplete), a complete share >= PCT, no complete chain that
+             goes on past main into anything but the start-up (a prefix of
+             __libc_start_call_main <- __libc_start_main <- _start), and a
+             clean run: no "error" line from the sampler, the workload
+             exited 0;
   addresses  every address of every chain, whatever its leaf, resolves to
              a function symbol of the program (or lies in the vDSO that
              the sampler saw mapped): a return address the kernel did not
@@ -47,6 +52,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from workloads import CHAINS, ENTRY, chain_text  # noqa: E402
 
 CHAIN = CHAINS['chain']
+# Static glibc's start-up, main's caller first: what a chain may go on to
+# after main (any prefix of it, or nothing).
+START_UP = ('__libc_start_call_main', '__libc_start_main', '_start')
 BRANCH_PROTECTION = {'sframe': 'none', 'pac': 'pac-ret', 'pacb': 'pac-ret+b-key'}
 
 
@@ -107,7 +115,7 @@ def read_run(path):
 
 def analyse(run, resolve):
     """Figures of one run (a dict)."""
-    r = dict(samples=0, leaf=0, done=0, beyond=0, frames=0, unresolved=0,
+    r = dict(samples=0, leaf=0, done=0, beyond=0, wrong_after=0, frames=0, unresolved=0,
              vdso=0, bad=collections.Counter(), after=collections.Counter(),
              unknown=collections.Counter())
     for kind in ('chain', 'nochain'):
@@ -132,6 +140,9 @@ def analyse(run, resolve):
                 rest_names = names[len(CHAIN):]
                 if rest_names:
                     r['beyond'] += n
+                norm = tuple(x and x.removesuffix('_impl') for x in rest_names)
+                if norm != START_UP[:len(norm)]:
+                    r['wrong_after'] += n
                 r['after'][' <- '.join(x or '?' for x in rest_names) or '(ends in main)'] += n
             else:
                 r['bad'][shown + (' (no deferred chain)' if kind == 'nochain' else '')] += n
@@ -182,6 +193,9 @@ def main():
             problems.append('< %d leaf samples' % args.min_samples)
         if share < args.min:
             problems.append('share < %g%%' % args.min)
+        if r['wrong_after']:
+            problems.append('%d complete chains go on past main into something else '
+                            'than glibc\'s start-up' % r['wrong_after'])
         for e in run.get('error', []):
             problems.append('sampler: ' + e)
         stats = dict(zip(*[iter((run.get('stats') or [''])[-1].split())] * 2))
