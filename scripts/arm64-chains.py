@@ -115,13 +115,17 @@ def read_run(path):
 
 def analyse(run, resolve):
     """Figures of one run (a dict)."""
-    r = dict(samples=0, leaf=0, done=0, beyond=0, wrong_after=0, frames=0, unresolved=0,
-             vdso=0, bad=collections.Counter(), after=collections.Counter(),
-             unknown=collections.Counter())
+    r = dict(samples=0, leaf=0, done=0, beyond=0, wrong_after=0, malformed=0,
+             frames=0, unresolved=0, vdso=0, bad=collections.Counter(),
+             after=collections.Counter(), unknown=collections.Counter())
     for kind in ('chain', 'nochain'):
         for rest in run.get(kind, []):
             words = rest.split()
-            n, ips = int(words[0]), [int(w, 16) for w in words[1:]]
+            try:
+                n, ips = int(words[0]), [int(w, 16) for w in words[1:]]
+            except (ValueError, IndexError):
+                r['malformed'] += 1     # cut by a kernel message on the console?
+                continue
             names = [resolve(ip - (1 if i else 0)) for i, ip in enumerate(ips)]
             r['samples'] += n
             r['frames'] += n * len(ips)
@@ -196,6 +200,8 @@ def main():
         if r['wrong_after']:
             problems.append('%d complete chains go on past main into something else '
                             'than glibc\'s start-up' % r['wrong_after'])
+        if r['malformed']:
+            problems.append('%d chain lines unreadable (see %s)' % (r['malformed'], path))
         for e in run.get('error', []):
             problems.append('sampler: ' + e)
         stats = dict(zip(*[iter((run.get('stats') or [''])[-1].split())] * 2))
