@@ -35,7 +35,7 @@ quilt: series          ## * the series applies with quilt and gives the same tre
 	@$(S)/quilt.sh
 checkpatch: series     ## * checkpatch --strict; warnings only with a waiver
 	@$(S)/checkpatch.sh
-bisect-check: series   ## * patches/bisect.ok names exactly this series
+bisect-check: series   ## * patches/bisect.ok and bisect-arm64.ok name exactly this series
 	@$(S)/bisect-check.sh
 configs-check: series  ## * patches/configs.ok names exactly this series
 	@$(S)/record-check.sh configs
@@ -72,7 +72,7 @@ arm64: series          ## kernel, selftests-build and guest with VARIANT=arm64 (
 	@VARIANT=arm64 $(S)/kernel.sh && VARIANT=arm64 $(S)/selftests.sh && VARIANT=arm64 $(S)/guest-tests.sh
 fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
 	@$(S)/fuzz-mutants.sh
-bisect: series         ## build the kernel at every patch; records patches/bisect.ok
+bisect: series         ## build the kernel at every patch; records patches/bisect.ok (VARIANT=arm64: bisect-arm64.ok)
 	@$(S)/bisect.sh
 configs: series        ## the series' objects in Debian's config, allmodconfig, i386, tiny64
 	@$(S)/configs.sh

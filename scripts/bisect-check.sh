@@ -3,12 +3,16 @@
 # check that it was done for exactly this series.
 . "$(dirname "$0")/lib.sh"
 
-stage "every patch builds (bisect record)"
+stage "every patch builds (bisect records: x86-64 and arm64)"
 ids=$(series_ids)
 if [ -z "$ids" ]; then
 	skip "no patches in the series yet: nothing was built"
 fi
-[ -f "$TOP/patches/bisect.ok" ] || die "no patches/bisect.ok: run 'make bisect' (or 'make export')"
-[ "$ids" = "$(cat "$TOP/patches/bisect.ok")" ] ||
-	die "patches/bisect.ok was recorded for another series: run 'make bisect' and commit"
-info "'make bisect' built each of the $(wc -l <<<"$ids") patches of this exact series"
+for v in "" arm64; do
+	record=patches/bisect${v:+-$v}.ok
+	run="${v:+VARIANT=$v }make bisect"
+	[ -f "$TOP/$record" ] || die "no $record: run '$run' (or 'make export')"
+	[ "$ids" = "$(cat "$TOP/$record")" ] ||
+		die "$record was recorded for another series: run '$run' and commit"
+	info "'$run' built each of the $(wc -l <<<"$ids") patches of this exact series"
+done

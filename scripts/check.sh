@@ -9,7 +9,7 @@ LOG=$BUILD/check
 rm -rf "$LOG"
 mkdir -p "$LOG"
 passed=0 failed=0 skipped=0 t0=$(date +%s)
-declare -a summary rerun
+declare -a summary rerun failures
 
 # run_stage NAME CMD...: one stage; its output goes to the terminal and to
 # build/check/NAME.log. A stage that prints "counts: P F S" (passed, failed,
@@ -44,6 +44,11 @@ run_stage() {
 	if [ "$f" != 0 ]; then
 		rerun+=("${variant:+VARIANT=$variant }make $name")
 		echo "!!! stage $name failed; rerun it with: ${rerun[-1]}"
+		# What failed, for the summary: CI keeps only the end of the
+		# output, so the names of the failed tests go there.
+		while IFS= read -r line; do
+			failures+=("${name}${STAGE_VARIANT:+ ($STAGE_VARIANT)}: ${line#"${line%%[![:space:]]*}"}")
+		done < <(grep -E 'FAIL|not ok|[Ee]rror|!!!' "$log" | grep -v '^!!! stage' | head -n 6)
 	fi
 	if [ "$f" != 0 ]; then
 		result=FAIL
@@ -69,6 +74,8 @@ finish() {
 	stage "summary (${VARIANT:-default} kernel, $(( $(date +%s) - t0 )) s)"
 	printf '    %s\n' "${summary[@]}"
 	if [ "$failed" != 0 ]; then
+		echo "what failed (the first lines of each failed stage's log that say so):"
+		printf '    %s\n' "${failures[@]}"
 		echo "logs: build/check/*.log; rerun the failed stages with:"
 		printf '    %s\n' "${rerun[@]}"
 	fi

@@ -18,35 +18,59 @@
 #            without COMPAT, MEMCG, TRACING, KUNIT, MODULES. No x86-64
 #            configuration has HAVE_UNWIND_USER_SFRAME off: X86_64 selects
 #            it (and X86 selects PERF_EVENTS) unconditionally
+#   arm64    Debian's own arm64 configuration of the base (linux-config-X.Y
+#            for arm64, config.arm64_none_arm64 + olddefconfig), cross-built:
+#            what the series touches for arm64 (arch/arm64/, not arch/x86/)
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/objects-lib.sh"
 
-ALL="debian allmod i386 tiny64"
+ALL="debian allmod i386 tiny64 arm64"
 read -r -a names <<<"${CONFIGS:-$ALL}"
 [ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
 
-# debian_config: the path of Debian's amd64 config for the base, fetched
-# once (linux-config-X.Y, the version in base.pin) into ~/.cache.
+# debian_config [ARCH]: the path of Debian's config for the base, amd64 or
+# arm64, fetched once (linux-config-X.Y of the version in base.pin, a
+# package of that architecture) into ~/.cache. arm64's comes with package
+# lists of its own, so that the root's apt state stays as root.sh made it.
 debian_config() {
 	# shellcheck source=../base.pin
 	. "$TOP/base.pin"
-	local pkg=${package/linux-source/linux-config} dir dl deb
+	local arch=${1:-amd64} pkg=${package/linux-source/linux-config} dir dl deb file
+	local -a opts=()
+	file=config.${arch}_none_$arch
 	dir=$CACHE/$pkg-$version
-	if [ ! -f "$dir/config.amd64_none_amd64" ]; then
+	[ "$arch" = amd64 ] || dir=$dir-$arch
+	if [ "$arch" != amd64 ]; then
+		opts=(-o "APT::Architecture=$arch" -o "APT::Architectures::=$arch"
+			-o "Dir::Etc::SourceList=/var/cache/sframe-$arch/sources.list"
+			-o Dir::Etc::SourceParts=/nonexistent
+			-o "Dir::State::Lists=/var/cache/sframe-$arch/lists"
+			-o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=
+			-o Acquire::Check-Valid-Until=false)
+	fi
+	if [ ! -f "$dir/$file" ]; then
+		if [ "$arch" != amd64 ]; then
+			mkdir -p "$ROOT/var/cache/sframe-$arch/lists/partial"
+			sed -n '/^deb /p' "$ROOT/etc/apt/sources.list" > "$ROOT/var/cache/sframe-$arch/sources.list"
+			in_root apt-get "${opts[@]}" update -qq >/dev/null 2>&1 ||
+				die "cannot fetch the $arch package lists"
+		fi
 		dl=$ROOT/var/cache/sframe-config
 		rm -rf "$dl" && mkdir -p "$dl" && chmod 777 "$dl"
-		in_root bash -c "cd /var/cache/sframe-config && apt-get download -q '$pkg=$version'" >/dev/null ||
-			die "cannot download $pkg=$version"
+		# shellcheck disable=SC2016
+		in_root bash -c 'cd /var/cache/sframe-config && apt-get "${@:2}" download -q "$1"' \
+			- "$pkg=$version" "${opts[@]}" >/dev/null ||
+			die "cannot download $pkg=$version for $arch"
 		deb=$(ls "$dl"/*.deb)
 		rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
 		(cd "$dir.tmp" && ar x "$deb" && tar xf data.tar.* ./usr/src)
-		xz -dc "$dir.tmp"/usr/src/linux-config-*/config.amd64_none_amd64.xz > "$dir.tmp/config.amd64_none_amd64"
+		xz -dc "$dir.tmp"/usr/src/linux-config-*/"$file".xz > "$dir.tmp/$file"
 		sha256sum "$deb" | cut -d' ' -f1 > "$dir.tmp/deb.sha256"
 		rm -rf "$dl" "$dir.tmp/usr" "$dir.tmp"/*.tar.* "$dir.tmp/debian-binary"
 		rm -rf "$dir" && mv "$dir.tmp" "$dir"
 	fi
-	DEBIAN_CONFIG=$dir/config.amd64_none_amd64
-	DEBIAN_WHAT="Debian $pkg $version, config.amd64_none_amd64 (deb sha256 $(cut -c1-12 "$dir/deb.sha256"))"
+	DEBIAN_CONFIG=$dir/$file
+	DEBIAN_WHAT="Debian $pkg $version ($arch), $file (deb sha256 $(cut -c1-12 "$dir/deb.sha256"))"
 }
 
 # configure NAME OBJDIR: write OBJDIR/.config for NAME, again only when its
@@ -61,6 +85,11 @@ configure() {
 		debian_config
 		WHAT=$DEBIAN_WHAT
 		EXPECT="CONFIG_HAVE_UNWIND_USER_SFRAME=y CONFIG_COMPAT=y CONFIG_PERF_EVENTS=y" ;;
+	arm64)
+		KMAKE_ARGS=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+		debian_config arm64
+		WHAT=$DEBIAN_WHAT
+		EXPECT="CONFIG_ARM64=y CONFIG_HAVE_UNWIND_USER_SFRAME=y CONFIG_ARM64_PTR_AUTH=y CONFIG_COMPAT=y CONFIG_PERF_EVENTS=y" ;;
 	allmod)
 		WHAT="make allmodconfig"
 		EXPECT="CONFIG_HAVE_UNWIND_USER_SFRAME=y CONFIG_SFRAME_KUNIT_TEST=m CONFIG_SFRAME_VALIDATION=y CONFIG_KASAN=y CONFIG_UBSAN=y" ;;
@@ -78,7 +107,8 @@ configure() {
 	esac
 	stamp=$({ echo "$name"; git -C "$TREE" ls-files -s -- '*Kconfig*'
 		git -C "$TREE" diff HEAD -- '*Kconfig*'
-		[ -z "$frag" ] || cat "$frag"; [ "$name" != debian ] || cat "$DEBIAN_CONFIG"; } |
+		[ -z "$frag" ] || cat "$frag"
+		case "$name" in debian|arm64) cat "$DEBIAN_CONFIG" ;; esac; } |
 		sha256sum | cut -c1-16)
 	mkdir -p "$obj"
 	if [ -f "$obj/.config" ] && [ "$(cat "$obj/.config.stamp" 2>/dev/null)" = "$stamp" ]; then
@@ -86,9 +116,9 @@ configure() {
 		return 0
 	fi
 	case "$name" in
-	debian)
+	debian|arm64)
 		cp "$DEBIAN_CONFIG" "$obj/.config"
-		kmake_in "$TREE" "$obj" olddefconfig >/dev/null
+		kmake_in "$TREE" "$obj" "${KMAKE_ARGS[@]}" olddefconfig >/dev/null
 		# What olddefconfig changed: the series' options, and what the
 		# root's toolchain lacks (rustc) or Debian's build sets itself.
 		mkdir -p "$obj.logs"
@@ -124,12 +154,24 @@ expect() {
 }
 
 stage "configurations: ${names[*]}"
-series_objects "$TREE" > "$BUILD/configs.objects"
-mapfile -t objects < "$BUILD/configs.objects"
-rm -f "$BUILD/configs.objects"
-info "${#objects[@]} targets the series touches (objects, directories): ${objects[*]}"
-[ "${#OTHER_HEADERS[@]}" = 0 ] ||
-	info "headers left out (in nearly every object, or UAPI definitions the objects use): ${OTHER_HEADERS[*]}"
+# arch_objects ARCH: what the series touches for x86 or arm64, into
+# objects_ARCH.
+arch_objects() {
+	SARCH=$1
+	series_objects "$TREE" > "$BUILD/configs.objects"
+	mapfile -t "objects_$1" < "$BUILD/configs.objects"
+	rm -f "$BUILD/configs.objects"
+	local -n list=objects_$1
+	info "${#list[@]} targets the series touches for $1 (objects, directories): ${list[*]}"
+	[ "${#OTHER_HEADERS[@]}" = 0 ] ||
+		info "headers left out (in nearly every object, or UAPI definitions the objects use): ${OTHER_HEADERS[*]}"
+}
+arch_objects x86
+[[ " ${names[*]} " != *" arm64 "* ]] || {
+	# shellcheck disable=SC2086
+	"$TOP/scripts/root-install.sh" $ARM64_PACKAGES
+	arch_objects arm64
+}
 
 passed=0 failed=0
 declare -a results record
@@ -138,6 +180,11 @@ for name in "${names[@]}"; do
 	t0=$(date +%s)
 	obj=$BUILD/configs/$name
 	ok=1
+	if [ "$name" = arm64 ]; then
+		SARCH=arm64 KCC=aarch64-linux-gnu-gcc objects=("${objects_arm64[@]}")
+	else
+		SARCH=x86 KCC=gcc objects=("${objects_x86[@]}")
+	fi
 	configure "$name" "$obj" || ok=0
 	info "$WHAT"
 	if [ "$ok" = 1 ] && ! expect "$obj"; then
@@ -175,7 +222,8 @@ if [ "$failed" = 0 ] && [ "${names[*]}" = "$ALL" ] &&
 		echo "# with W=1, sparse and objtool, in each configuration below, for the"
 		echo "# series whose patch ids follow. make check (stage configs-check) compares"
 		echo "# the ids with patches/series; rerun: make configs"
-		echo "targets: ${objects[*]}"
+		echo "targets: ${objects_x86[*]}"
+		echo "targets (arm64): ${objects_arm64[*]}"
 		printf 'result: %s\n' "${record[@]}"
 		series_ids
 	} > "$TOP/patches/configs.ok"

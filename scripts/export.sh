@@ -8,9 +8,11 @@
 [ -z "$(git -C "$TREE" status --porcelain -uno)" ] ||
 	die "build/linux has uncommitted changes: commit them first"
 
-# Every patch must build: check it before the series leaves the tree.
+# Every patch must build, for x86-64 and arm64: check it before the series
+# leaves the tree.
 if [ "${NOBISECT:-0}" != 1 ]; then
-	"$TOP/scripts/bisect.sh"
+	VARIANT= "$TOP/scripts/bisect.sh"
+	VARIANT=arm64 "$TOP/scripts/bisect.sh"
 fi
 
 stage "export build/linux (base..HEAD) into patches/"

@@ -10,12 +10,16 @@ JOBS=$(( ${JOBS:-2} > 2 ? 2 : ${JOBS:-2} ))
 WIDE_HEADER=25
 # Arguments for every make of one configuration (e.g. ARCH=i386).
 KMAKE_ARGS=()
+# The architecture whose objects are listed and built (its arch/ directory:
+# x86 or arm64), and its compiler (aarch64-linux-gnu-gcc for arm64).
+SARCH=x86
+KCC=gcc
 
 # kmake_in TREE OBJDIR MAKE-ARGS...: make in the build root, niced.
 kmake_in() {
 	local tree=$1 obj=$2
 	shift 2
-	in_root nice -n 10 make -s -C "$tree" O="$obj" CC="ccache gcc" -j"$JOBS" "$@"
+	in_root nice -n 10 make -s -C "$tree" O="$obj" CC="ccache $KCC" -j"$JOBS" "$@"
 }
 
 # Package lists of sid and experimental of our own, beside the root's (which
@@ -46,30 +50,31 @@ newest_source() {
 	[ -n "$NEWEST" ]
 }
 
-# x86_paths: the lines of stdin that are kernel code built for x86 (not
+# arch_paths: the lines of stdin that are kernel code built for SARCH (not
 # tools/, Documentation/, other architectures).
-x86_paths() {
-	grep -v -E '^(tools|Documentation|samples|scripts|usr)/|^arch/([^x]|xtensa)' || true
+arch_paths() {
+	grep -v -E '^(tools|Documentation|samples|scripts|usr)/' |
+		awk -v a="arch/$SARCH/" '!/^arch\// || index($0, a) == 1' || true
 }
 
 # includers TREE FILE...: "FILE<TAB>INCLUDER" for every file of TREE built
-# for x86 that #includes one of the FILEs (paths in the tree): as <x.h> from
-# include/ (also <uapi/x.h>) and arch/x86/include/, as "x.h" or "x.c" from
-# its own directory otherwise.
+# for SARCH that #includes one of the FILEs (paths in the tree): as <x.h>
+# from include/ (also <uapi/x.h>) and arch/SARCH/include/, as "x.h" or "x.c"
+# from its own directory otherwise.
 includers() {
 	local tree=$1 alts
 	shift
-	alts=$(printf '%s\n' "$@" | sed -E '\,^(arch/x86/)?include/, ! s,^.*/,,; s,^(arch/x86/)?include/(uapi/)?,,' |
+	alts=$(printf '%s\n' "$@" | sed -E "\\,^(arch/$SARCH/)?include/, ! s,^.*/,,; s,^(arch/$SARCH/)?include/(uapi/)?,," |
 		sed 's/[.+]/\\&/g' | sort -u | paste -sd'|')
 	{ git -C "$tree" grep -o -E "#include [<\"](uapi/)?($alts)[>\"]" \
-		-- '*.c' '*.h' || true; } | x86_paths |
-	awk -v files="$*" '
+		-- '*.c' '*.h' || true; } | arch_paths |
+	awk -v files="$*" -v arch="$SARCH" '
 		BEGIN {
 			n = split(files, f, " ")
 			for (i = 1; i <= n; i++) {
 				p = f[i]
-				if (p ~ /^(arch\/x86\/)?include\//) {
-					name = p; sub(/^(arch\/x86\/)?include\/(uapi\/)?/, "", name)
+				if (p ~ "^(arch/" arch "/)?include/") {
+					name = p; sub("^(arch/" arch "/)?include/(uapi/)?", "", name)
 					global[name] = global[name] " " p
 				} else {
 					local[p] = 1
@@ -105,7 +110,7 @@ series_objects() {
 	local tree=$1 h
 	local -a changed headers hop
 	OTHER_HEADERS=()
-	mapfile -t changed < <(git -C "$tree" diff --name-only --diff-filter=AM base | x86_paths)
+	mapfile -t changed < <(git -C "$tree" diff --name-only --diff-filter=AM base | arch_paths)
 	for h in "${changed[@]}"; do
 		case "$h" in
 		*/uapi/*) OTHER_HEADERS+=("$h") ;;
@@ -182,14 +187,14 @@ config_objects() {
 		done
 	done | sort -u > "$BUILD/.dirs"
 	# shellcheck disable=SC2016
-	in_root bash -c 'cd "$1" && tree=$2 bits=$3 && shift 3 &&
+	in_root bash -c 'cd "$1" && tree=$2 bits=$3 arch=$4 && shift 4 &&
 		while read -r d; do
 			printf "%s|" "$d"
 			make -s -f "$tree/scripts/Makefile.build" srctree="$tree" objtree=. \
-				obj="$d" src="$tree/$d" SRCARCH=x86 BITS="$bits" need-modorder=1 "$@" \
+				obj="$d" src="$tree/$d" SRCARCH="$arch" BITS="$bits" need-modorder=1 "$@" \
 				--eval "print-objs: ; @echo \"\$(real-obj-y) \$(real-obj-m)|\$(subdir-ym)\"" \
 				print-objs
-		done' - "$obj" "$tree" "$bits" "${KMAKE_ARGS[@]}" < "$BUILD/.dirs" > "$BUILD/.dirobjs" ||
+		done' - "$obj" "$tree" "$bits" "$SARCH" "${KMAKE_ARGS[@]}" < "$BUILD/.dirs" > "$BUILD/.dirobjs" ||
 		die "kbuild did not list the objects of the directories of the series"
 	rm -f "$BUILD/.dirs"
 	for o in "$@"; do
@@ -198,7 +203,7 @@ config_objects() {
 			line=$(grep "^$d|" "$BUILD/.dirobjs" || true)
 			[[ " $(cut -d'|' -f2 <<<"$line") " == *" $o "* ]] || in=0
 		fi
-		while [ "$in" = 1 ] && [ "$d" != "${d%/*}" ] && [ "$d" != arch/x86 ]; do
+		while [ "$in" = 1 ] && [ "$d" != "${d%/*}" ] && [ "$d" != "arch/$SARCH" ]; do
 			line=$(grep "^${d%/*}|" "$BUILD/.dirobjs" || true)
 			[[ " $(cut -d'|' -f3 <<<"$line") " == *" $d "* ]] || in=0
 			d=${d%/*}
