@@ -89,7 +89,7 @@ clean:                 ## remove build products, keep build/linux
 	rm -rf build/obj build/obj-debug build/obj-arm64 build/vm-* build/vm.log build/selftests \
 		build/selftests-debug build/selftests-arm64 build/kselftest build/kselftest-debug \
 		build/kselftest-arm64 build/guest-tests build/guest-tests-debug build/guest-tests-arm64 \
-		build/workloads build/real build/e2e build/demo build/bench build/check \
+		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling \
 		build/configs build/mainline

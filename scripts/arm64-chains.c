@@ -16,6 +16,13 @@
  *
  *   pauth yes|no                 pointer authentication (AT_HWCAP PACA)
  *   map LINE                     PROGRAM's /proc/PID/maps, read while it runs
+ *   mmap ADDR LEN PGOFF FILE     an executable mapping of PROGRAM's, from the
+ *                                event's PERF_RECORD_MMAP2 records (hex):
+ *                                every one from the exec on (the event is
+ *                                enabled before the program and its
+ *                                interpreter are mapped), also the shared
+ *                                libraries that it maps after the maps were
+ *                                read
  *   chain COUNT IP IP...         one line per distinct stitched chain, hex,
  *                                innermost first (the sampled IP, then
  *                                return addresses as the kernel gave them),
@@ -24,8 +31,10 @@
  *   stats samples N deferred N lost N mismatched N exit N
  *
  * mismatched: deferred chains whose first IP is not the sample's IP.  The
- * chains are printed aggregated, so that the console carries little.  Exits
- * non-zero when the event cannot be opened or PROGRAM fails.
+ * chains are printed aggregated, so that the console carries little; the
+ * host symbolizes each address through the mapping it is in (a dynamic
+ * program's).  Exits non-zero when the event cannot be opened or PROGRAM
+ * fails.
  */
 /* As the kselftests are built (lib.mk); sframe_perf.h needs dladdr1(). */
 #define _GNU_SOURCE
@@ -57,7 +66,7 @@ static struct chain chains[MAX_CHAINS];
 static unsigned int nr_chains, dropped_chains;
 static struct sample pending[MAX_PENDING];
 static unsigned int nr_pending;
-static unsigned long nr_samples, nr_deferred, nr_lost, nr_mismatched;
+static unsigned long nr_samples, nr_deferred, nr_lost, nr_mismatched, nr_mmaps;
 
 static void add_chain(const __u64 *ips, unsigned int nr)
 {
@@ -142,6 +151,25 @@ static int drain(struct ring *r, pid_t child)
 			}
 			nr_pending = j;
 			break;
+		case PERF_RECORD_MMAP2: {
+			/*
+			 * pid, tid; addr, len, pgoff; maj, min; ino;
+			 * ino_generation; prot, flags; filename: attr.mmap
+			 * gives executable mappings only.
+			 */
+			const __u32 *w = (const __u32 *)u;
+			const char *file = (const char *)(u + 8);
+			size_t max = rec.hdr.size - sizeof(rec.hdr) - 8 * 8;
+
+			if (rec.hdr.size < sizeof(rec.hdr) + 9 * 8 ||
+			    (pid_t)w[0] != child)
+				break;
+			printf("mmap %llx %llx %llx %.*s\n",
+			       (unsigned long long)u[1], (unsigned long long)u[2],
+			       (unsigned long long)u[3], (int)strnlen(file, max), file);
+			nr_mmaps++;
+			break;
+		}
 		case PERF_RECORD_LOST:
 			nr_lost += u[1];
 			break;
@@ -209,6 +237,9 @@ int main(int argc, char **argv)
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
 	attr.sample_period = SAMPLE_PERIOD_NS;
 	attr.enable_on_exec = 1;
+	/* The executable mappings: what a dynamic program maps where. */
+	attr.mmap = 1;
+	attr.mmap2 = 1;
 	r.fd = syscall(__NR_perf_event_open, &attr, child, -1, -1,
 		       PERF_FLAG_FD_CLOEXEC);
 	if (r.fd < 0) {
@@ -265,8 +296,8 @@ int main(int argc, char **argv)
 	if (dropped_chains)
 		printf("error %u chains beyond the first %d distinct ones were not kept\n",
 		       dropped_chains, MAX_CHAINS);
-	printf("stats samples %lu deferred %lu lost %lu mismatched %lu exit %d\n",
-	       nr_samples, nr_deferred, nr_lost, nr_mismatched,
+	printf("stats samples %lu deferred %lu lost %lu mismatched %lu mmaps %lu exit %d\n",
+	       nr_samples, nr_deferred, nr_lost, nr_mismatched, nr_mmaps,
 	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 	fflush(stdout);
 	if (rc || !maps || dropped_chains || !WIFEXITED(status) || WEXITSTATUS(status))

@@ -11,6 +11,14 @@
 # scripts/arm64-chains.c, into OUT/chains/NAME for scripts/arm64-chains.py.
 # The console stays in OUT/console.log; a kernel warning, BUG or other
 # report in it fails the stage.
+# The same boot samples the real program too (scripts/real.sh --arm64:
+# sqlite3 built for aarch64, dynamic, with SFrame, unsigned, pac-ret and
+# pac-ret+b-key, each in /chains/real-FLAVOUR/ with its libsqlite3.so.0),
+# running workloads/real.sql once (its fixed workload, as e2e's), into
+# OUT/chains/real-FLAVOUR; the initramfs has the cross glibc's shared
+# libraries they need. OUT/chains.list names what was sampled,
+# OUT/initramfs.list which host file each guest file is (for the checker's
+# symbols).
 . "$(dirname "$0")/lib.sh"
 
 tests=$1 out=$2 stress=${3:-10} chains_sec=${4:-2}
@@ -36,8 +44,21 @@ if [ "$chains_sec" != 0 ]; then
 		cat "$out/workloads.log"
 		die "the arm64 workloads do not build (make -C workloads arm64)"
 	}
+	"$TOP/scripts/real.sh" --arm64 > "$out/real.log" 2>&1 || {
+		cat "$out/real.log"
+		die "the real program does not build for arm64 (scripts/real.sh --arm64)"
+	}
 	chains=(chain-sframe chain-pac chain-pacb)
-	printf '%s\n' "${chains[@]}" > "$out/chains.list"
+	reals=(sframe pac pacb)
+	# The real program's fixed workload, its script in /chains.
+	real_args=$(python3 "$TOP/scripts/workloads.py" real-args)
+	real_args=${real_args//workloads\/real.sql//chains/real.sql}
+	{
+		printf '%s\n' "${chains[@]}"
+		for f in "${reals[@]}"; do
+			printf 'real-%s /chains/real-%s/sqlite3 %s\n' "$f" "$f" "$real_args"
+		done
+	} > "$out/chains.list"
 fi
 
 # The initramfs: made by the kernel's own gen_init_cpio (built with the x86
@@ -59,6 +80,26 @@ rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
 		for c in "${chains[@]}"; do
 			printf 'file /chains/%s %s 0755 0 0\n' "$c" "$(rt "$BUILD/workloads-arm64/$c")"
 		done
+		printf 'file /chains/real.sql %s 0644 0 0\n' "$(rt "$TOP/workloads/real.sql")"
+		real_objs=()
+		for f in "${reals[@]}"; do
+			printf 'dir /chains/real-%s 0755 0 0\n' "$f"
+			for o in sqlite3 libsqlite3.so.0; do
+				real_objs+=("$BUILD/real-arm64/$f/$o")
+				printf 'file /chains/real-%s/%s %s 0755 0 0\n' "$f" "$o" "$(rt "${real_objs[-1]}")"
+			done
+		done
+		# The C library's other objects that they need (libc.so.6 is there).
+		# shellcheck disable=SC2016
+		in_root sh -c 'for f; do aarch64-linux-gnu-readelf -dW "$f"; done' - "${real_objs[@]}" |
+			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | sort -u |
+			while read -r lib; do
+				case $lib in libsqlite3.so.0|libc.so.6|ld-linux-aarch64.so.1) continue ;; esac
+				[ -f "$ROOT/usr/aarch64-linux-gnu/lib/$lib" ] ||
+					die "no $lib in the cross C library (/usr/aarch64-linux-gnu/lib)"
+				printf 'file /lib/aarch64-linux-gnu/%s /usr/aarch64-linux-gnu/lib/%s 0755 0 0\n' \
+					"$lib" "$lib"
+			done
 	fi
 	(cd "$tests/sframe" && find . -type f | sort) | while read -r f; do
 		printf 'file /sframe/%s %s 0755 0 0\n' "${f#./}" "$(rt "$tests/sframe/${f#./}")"

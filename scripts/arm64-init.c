@@ -11,9 +11,12 @@
  *                                         run_kselftest.sh prints them
  *                                         (kselftest.tap)
  *
- * Then the end-to-end check of the chains: for each NAME of /chains/list,
- * /chains/arm64-chains (scripts/arm64-chains.c) samples /chains/NAME run
- * for sframe.chains=SECONDS of CPU time (default 2), and prints
+ * Then the end-to-end check of the chains: for each line "NAME" of
+ * /chains/list, /chains/arm64-chains (scripts/arm64-chains.c) samples
+ * /chains/NAME run for sframe.chains=SECONDS of CPU time (default 2); for
+ * a line "NAME PROGRAM ARG..." (words split at spaces: the real program,
+ * whose workload is fixed), PROGRAM run with those ARGs, in /chains.  It
+ * prints
  *
  *   "#== chains begin NAME" ... "#== chains end NAME"
  *
@@ -66,29 +69,41 @@ static void mount_fs(const char *src, const char *dst, const char *type)
 
 static char results[MAX_TESTS][160];
 
+#define CHAIN_ARGS	16
+
 /* The chains of each workload of /chains/list, sampled by /chains/arm64-chains. */
 static void run_chains(int limit, const char *seconds)
 {
-	char line[128];
+	char line[512];
 	FILE *f = fopen("/chains/list", "r");
 
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		char path[160], *argv[] = { "/chains/arm64-chains", path,
-					    (char *)seconds, NULL };
+		char path[160], *argv[CHAIN_ARGS + 2] = { "/chains/arm64-chains" };
 		char *envp[] = { "PATH=/chains", NULL };
 		time_t start = time(NULL);
-		int status = 0, timed_out = 0;
+		int status = 0, timed_out = 0, n = 1;
+		char *name, *word, *save;
 		pid_t pid, w;
 
 		line[strcspn(line, "\n")] = '\0';
-		if (!line[0])
+		name = strtok_r(line, " ", &save);
+		if (!name)
 			continue;
-		snprintf(path, sizeof(path), "/chains/%.100s", line);
-		printf("#== chains begin %s\n", line);
+		while (n <= CHAIN_ARGS && (word = strtok_r(NULL, " ", &save)))
+			argv[n++] = word;
+		if (n == 1) {
+			snprintf(path, sizeof(path), "/chains/%.100s", name);
+			argv[n++] = path;
+			argv[n++] = (char *)seconds;
+		}
+		argv[n] = NULL;
+		printf("#== chains begin %s\n", name);
 		pid = fork();
 		if (!pid) {
+			if (chdir("/chains"))
+				_exit(126);
 			execve(argv[0], argv, envp);
 			printf("error execve %s: %s\n", argv[0], strerror(errno));
 			_exit(127);
@@ -111,7 +126,7 @@ static void run_chains(int limit, const char *seconds)
 		       WIFEXITED(status) ? WEXITSTATUS(status) :
 					   128 + WTERMSIG(status),
 		       (long)(time(NULL) - start));
-		printf("#== chains end %s\n", line);
+		printf("#== chains end %s\n", name);
 	}
 	fclose(f);
 }

@@ -4,8 +4,9 @@
 # with run_kselftest.sh (TAP). The kernel's own parser, kunit.py parse,
 # reads both (scripts/tap-summary.py); prints the results and "counts: P F S"
 # for make check. VARIANT=arm64: the same boot samples chain.c's arm64
-# builds (scripts/arm64-chains.c) and scripts/arm64-chains.py checks their
-# chains; its checks are counted with the others.
+# builds and the real program's (sqlite3, scripts/real.sh --arm64) with
+# scripts/arm64-chains.c, and scripts/arm64-chains.py checks their chains;
+# its checks are counted with the others.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
 
@@ -37,7 +38,7 @@ if [ "${VARIANT:-}" = arm64 ]; then
 	# qemu-system-aarch64 -cpu max, an initramfs, the console only; the
 	# chains' sampling time and threshold from config/e2e.conf.
 	e2e_config
-	info "chains: ${ARM64_CHAINS_SEC} s of CPU time a build, >= ${ARM64_MIN_COMPLETE}% complete"
+	info "chains: chain.c ${ARM64_CHAINS_SEC} s of CPU time a build, sqlite3 real.sql once; >= ${ARM64_MIN_COMPLETE}% complete"
 	"$TOP/scripts/arm64-guest.sh" "$tests" "$out" "$stress" "$ARM64_CHAINS_SEC" || vmrc=1
 else
 	"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "$timeout" "${append[@]}" \
@@ -57,10 +58,10 @@ res=$(in_root python3 "$TOP/scripts/tap-summary.py" "$TREE" "$tests" "$out") || 
 printf '%s\n' "$res" | grep -v '^counts: ' || true
 read -r p f s < <(printf '%s\n' "$res" | sed -n 's/^counts: //p' | tail -1) || true
 [ -n "${p:-}" ] || { echo "    no counts from tap-summary.py"; p=0 f=1 s=0; }
-stage "arm64 chains: chain.c sampled in the guest, user callchains (>= ${ARM64_MIN_COMPLETE}% complete, >= ${E2E_MIN_SAMPLES} leaf samples each)"
+stage "arm64 chains: chain.c and sqlite3 sampled in the guest, user callchains (>= ${ARM64_MIN_COMPLETE}% complete, >= ${E2E_MIN_SAMPLES} leaf samples each)"
 cres=$(in_root python3 "$TOP/scripts/arm64-chains.py" --min "$ARM64_MIN_COMPLETE" \
-	--min-samples "$E2E_MIN_SAMPLES" "$out/chains" "$BUILD/workloads-arm64" \
-	chain-sframe chain-pac chain-pacb) || rc=1
+	--min-samples "$E2E_MIN_SAMPLES" "$out/initramfs.list" "$out/chains" \
+	chain-sframe chain-pac chain-pacb real-sframe real-pac real-pacb) || rc=1
 printf '%s\n' "$cres" | grep -Ev '^(counts: |[0-9]+ passed, [0-9]+ failed)' || true
 read -r cp cf cs < <(printf '%s\n' "$cres" | sed -n 's/^counts: //p' | tail -1) || true
 [ -n "${cp:-}" ] || { echo "    no counts from arm64-chains.py"; cp=0 cf=1 cs=0; }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make real: the real program of the e2e check (real.pin), built twice.
 #   scripts/real.sh [FLAVOUR...]
+#   scripts/real.sh --arm64 [FLAVOUR...]
 # Fetches the pinned Debian source package with apt-get source, once: it is
 # kept under ~/.cache/linux-sframe/src/. Checks it (the .dsc's sha256 is
 # pinned, the .dsc gives the sha256 of the other files), unpacks it with
@@ -12,6 +13,12 @@
 #   build/real/FLAVOUR/libsqlite3.so.0   the library, a shared object
 #   build/real/FLAVOUR/sqlite3           the shell: DT_NEEDED libsqlite3.so.0,
 #                                        found through its RUNPATH $ORIGIN
+# With --arm64, the arm64 guest's builds instead (scripts/arm64-guest.sh),
+# cross-built from the same amalgamation with workloads/Makefile's target
+# "real-arm64", for FLAVOUR sframe, pac and pacb (its arm64 flavours: SFrame,
+# unsigned, signed with the A key, with the B key), into
+# build/real-arm64/FLAVOUR/, the same two files; the cross compiler goes
+# into the root on first use, as for the arm64 kernel.
 # Each step is skipped when its result is up to date (a new real.pin redoes
 # all of them); compiles go through ccache.
 . "$(dirname "$0")/lib.sh"
@@ -24,6 +31,13 @@
 # default page size limit, a cross-build fix, a CVE fix) apply.
 SKIP_PATCHES="02-use-packaged-lempar.c.patch"
 REAL=$BUILD/real
+arm64=
+if [ "${1:-}" = --arm64 ]; then
+	arm64=1
+	shift
+	# shellcheck disable=SC2086
+	"$TOP/scripts/root-install.sh" $ARM64_PACKAGES
+fi
 
 # fetch VERSION DIR: apt-get source --download-only in the root, from a
 # deb-src line for the root's own mirror, with apt lists of its own (the
@@ -80,7 +94,7 @@ verify() {
 	info "checked $(basename "$dsc") (sha256 $got) and the $(wc -l < "$dir/sha256sums") files it lists"
 }
 
-stage "real program ($package $version, real.pin)"
+stage "real program ($package $version, real.pin)${arm64:+, arm64}"
 src=$CACHE/src/${package}_$version
 sha=$sha256
 if [ ! -f "$src/.complete" ]; then
@@ -137,10 +151,19 @@ if [ "$(cat "$REAL/src/.unpacked" 2>/dev/null)" != "$want" ]; then
 	echo "$want" > "$REAL/src/.unpacked"
 fi
 
-flavours=(sframe fp)
-[ $# = 0 ] || flavours=("$@")
 t=$(date +%s)
-in_root make -s -j"$(nproc)" -C workloads real REAL_SRC="$REAL/src" REAL_OUT="$REAL" \
-	REAL_FLAVOURS="${flavours[*]}"
-info "built in $(( $(date +%s) - t )) s: $(cd "$REAL" &&
-	for f in "${flavours[@]}"; do echo "$f/sqlite3 $f/libsqlite3.so.0"; done | xargs)"
+if [ "$arm64" = 1 ]; then
+	flavours=(sframe pac pacb)
+	[ $# = 0 ] || flavours=("$@")
+	out=$BUILD/real-arm64
+	in_root make -s -j"$(nproc)" -C workloads real-arm64 REAL_SRC="$REAL/src" \
+		REAL_ARM64_OUT="$out" REAL_ARM64_FLAVOURS="${flavours[*]}"
+else
+	flavours=(sframe fp)
+	[ $# = 0 ] || flavours=("$@")
+	out=$REAL
+	in_root make -s -j"$(nproc)" -C workloads real REAL_SRC="$REAL/src" REAL_OUT="$REAL" \
+		REAL_FLAVOURS="${flavours[*]}"
+fi
+info "built in $(( $(date +%s) - t )) s: $(cd "$out" &&
+	for f in "${flavours[@]}"; do echo "$f/sqlite3 $f/libsqlite3.so.0"; done | xargs)${arm64:+ (arm64)}"
