@@ -159,6 +159,17 @@ series_objects() {
 			[ "$h" = "${h%/*}" ] || echo "$h/" >> "$out" ;;
 		esac
 	done
+	# A directory that its parent builds only as the prerequisite of an
+	# object ("$(obj)/vdso-wrap.o: $(obj)/vdso/vdso.so": arm64's vDSO,
+	# which kbuild does not descend into) is built through that object.
+	local d p o
+	while read -r d; do
+		p=${d%/}
+		p=${p%/*}
+		o=$(sed -n -E "s,^\\\$\(obj\)/([A-Za-z0-9_-]+\.o):[[:space:]]*\\\$\(obj\)/${d#"$p"/}.*,\1,p" \
+			"$tree/$p/Makefile" 2>/dev/null | head -1)
+		[ -z "$o" ] || sed -i "s,^$d\$,$p/$o," "$out"
+	done < <(grep '/$' "$out" || true)
 	# A directory builds everything below it: no other directory there.
 	sed 's/\.c$/.o/' "$out" | sort -u > "$inc"
 	awk 'NR == FNR { if ($0 ~ /\/$/) dirs[$0] = 1; next }
