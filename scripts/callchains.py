@@ -194,8 +194,8 @@ def program_table(args, need):
                 result += '; B FAIL (%s)' % b_problem
         print(fmt % (run, total, own, done, '%.1f%%' % a, reach, '%.1f%%' % b,
                      ', '.join(req) or '-', result))
-        for chain, n in bad.most_common(3):
-            notes.append('%-12s %5d x %s' % (run, n, chain))
+        for text, n in bad.most_common(3):
+            notes.append('%-12s %5d x %s' % (run, n, text))
     for m in args.agree:
         run, _, ref = m.partition('=')
         ref, _, pct = ref.partition(':')
@@ -296,8 +296,8 @@ def main():
         failed += bool(problems)
         req = '>= %g%%' % need[fl] if fl in need else '<= %g%%' % cap[fl] if fl in cap else '-'
         rows.append((fl, str(leaf), str(done), '%.1f%%' % share, req, result))
-        for chain, n in bad.most_common(3):
-            notes.append('%-11s %5d x %s' % (fl, n, chain))
+        for text, n in bad.most_common(3):
+            notes.append('%-11s %5d x %s' % (fl, n, text))
 
     fmt = '    %-' + str(max([8] + [len(fl) for fl in args.flavours])) + 's %12s %9s %7s'
     counted = 'samples' if set(args.flavours) <= set(args.every) else 'leaf samples'
