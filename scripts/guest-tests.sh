@@ -10,8 +10,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
 
-tests=$BUILD/kselftest${VARIANT:+-$VARIANT}
-out=$BUILD/guest-tests${VARIANT:+-$VARIANT}
+# SFRAME_KSELFTEST, SFRAME_GUEST_OUT: the tests and the results elsewhere
+# (make mainline's boot).
+tests=${SFRAME_KSELFTEST:-$BUILD/kselftest${VARIANT:+-$VARIANT}}
+out=${SFRAME_GUEST_OUT:-$BUILD/guest-tests${VARIANT:+-$VARIANT}}
 rm -rf "$out"
 mkdir -p "$out"
 

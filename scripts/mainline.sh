@@ -4,10 +4,15 @@
 # picks one). "git am" of the series (base..HEAD of build/linux) onto it in
 # build/mainline/linux, then what the series touches, built as in
 # 'make configs' (W=1, sparse, objtool) with make check's kernel config
-# (tinyconfig + config/vng.config + config/sframe.config) in
-# build/mainline/obj. When it passes for exactly patches/series, the result
-# is recorded in patches/mainline.ok, which make check compares (stage
-# mainline-check).
+# (tinyconfig + config/vng.config + config/sframe.config) and
+# config/mainline.config (32-bit tasks: fs/compat_binfmt_elf.o) in
+# build/mainline/obj. Then the whole kernel, with make check's config
+# exactly (scripts/kernel.sh into build/mainline/obj-mainline), its
+# kselftests (build/mainline/kselftest), and one boot with KUnit and the
+# kselftests (scripts/guest-tests.sh, results in build/mainline/guest-tests):
+# every test must pass. When it passes for exactly patches/series, the
+# result is recorded in patches/mainline.ok, which make check compares
+# (stage mainline-check).
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/objects-lib.sh"
 
@@ -72,7 +77,7 @@ info "$n of $total patches applied without fuzz ($(( $(date +%s) - t0 )) s so fa
 
 stage "what the series touches, built on $version (make check's config)"
 t1=$(date +%s)
-frags=("$TOP/config/vng.config" "$TOP/config/sframe.config")
+frags=("$TOP/config/vng.config" "$TOP/config/sframe.config" "$TOP/config/mainline.config")
 stamp=$({ git -C "$MTREE" ls-files -s -- '*Kconfig*'; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
 mkdir -p "$MOBJ"
 if [ ! -f "$MOBJ/.config" ] || [ "$(cat "$MOBJ/.config.stamp" 2>/dev/null)" != "$stamp" ]; then
@@ -91,9 +96,34 @@ if ! build_objects "$MTREE" "$MOBJ" "$LOGS" "${objects[@]}"; then
 fi
 [ "${#ABSENT[@]}" = 0 ] || info "not built by this configuration: ${ABSENT[*]}"
 info "$NOTE"
-secs=$(( $(date +%s) - t0 ))
 result="$pkg $version: $n/$total patches apply with git am; ${#BUILT[@]}/${#objects[@]} targets build (W=1, sparse, objtool)"
-info "ok: $result; build $(( $(date +%s) - t1 )) s, $secs s in all"
+info "build $(( $(date +%s) - t1 )) s"
+
+stage "boot on $version: the kernel with make check's config, KUnit and the kselftests"
+t2=$(date +%s)
+# The same scripts as make check's kernel, selftests-build and guest stages,
+# on the mainline tree, into directories of their own.
+mrun() {
+	SFRAME_TREE=$MTREE SFRAME_KOBJ=$BUILD/mainline/obj-mainline \
+		SFRAME_SELFTESTS=$BUILD/mainline/selftests SFRAME_KSELFTEST=$BUILD/mainline/kselftest \
+		SFRAME_GUEST_OUT=$BUILD/mainline/guest-tests "$@"
+}
+mrun "$TOP/scripts/kernel.sh" > "$LOGS/kernel.log" 2>&1 || {
+	tail -30 "$LOGS/kernel.log"
+	die "the kernel does not build on $version (log: ${LOGS#"$TOP"/}/kernel.log)"
+}
+mrun "$TOP/scripts/selftests.sh" > "$LOGS/selftests.log" 2>&1 || {
+	tail -30 "$LOGS/selftests.log"
+	die "the kselftests do not build on $version (log: ${LOGS#"$TOP"/}/selftests.log)"
+}
+mrun "$TOP/scripts/guest-tests.sh" > "$LOGS/guest.log" 2>&1 || true
+grep -E '^    (KUnit|kselftest|total)' "$LOGS/guest.log" || true
+read -r bp bf bs < <(sed -n 's/^counts: //p' "$LOGS/guest.log" | tail -1) || true
+[ -n "${bp:-}" ] && [ "${bf:-1}" = 0 ] && [ "${bs:-1}" = 0 ] && [ "$bp" -gt 0 ] ||
+	die "the boot on $version did not pass every test: ${bp:-?} passed, ${bf:-?} failed, ${bs:-?} skipped (log: ${LOGS#"$TOP"/}/guest.log)"
+boot="$version booted (make check's config): KUnit and kselftests $bp passed, 0 failed, 0 skipped"
+info "$boot; $(( $(date +%s) - t2 )) s"
+info "ok: $result; $(( $(date +%s) - t0 )) s in all"
 
 if [ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 	{
@@ -103,6 +133,7 @@ if [ "$(tree_ids)" = "$(series_ids)" ] && [ -z "$(git -C "$TREE" status --porcel
 		echo "# patches/series; rerun: make mainline"
 		echo "targets: ${objects[*]}"
 		echo "result: $result"
+		echo "result: $boot"
 		series_ids
 	} > "$TOP/patches/mainline.ok"
 	info "recorded in patches/mainline.ok"

@@ -2,12 +2,13 @@
 # Build the series' kselftests (TARGETS=sframe) in the root against the built
 # kernel's UAPI headers, and install them the kselftest way (the kselftest-
 # install target: run_kselftest.sh, kselftest-list.txt, sframe/ with its
-# helpers and settings) into build/kselftest; objects in build/selftests.
+# helpers and settings) into build/kselftest; objects in build/selftests
+# (SFRAME_KSELFTEST and SFRAME_SELFTESTS elsewhere: make mainline's).
 . "$(dirname "$0")/lib.sh"
 
 src=$TREE/tools/testing/selftests
-objs=$BUILD/selftests${VARIANT:+-$VARIANT}
-inst=$BUILD/kselftest${VARIANT:+-$VARIANT}
+objs=${SFRAME_SELFTESTS:-$BUILD/selftests${VARIANT:+-$VARIANT}}
+inst=${SFRAME_KSELFTEST:-$BUILD/kselftest${VARIANT:+-$VARIANT}}
 stage "kselftests build and install (make -C tools/testing/selftests TARGETS=sframe install)"
 rm -rf "$objs" "$inst"
 if [ ! -d "$src/sframe" ]; then
