@@ -7,9 +7,9 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check check-debug root base series tree quilt checkpatch \
+.PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e real flame-tools bench bench-scaling bisect export configs \
+	selftests-build guest paths e2e real flame-tools bench bench-arm64 bench-scaling bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -33,6 +33,8 @@ series: base           ## * build/linux = base + git am of patches/series
 tree: series           ## the same as series (keeps your work in build/linux)
 quilt: series          ## * the series applies with quilt and gives the same tree
 	@$(S)/quilt.sh
+b4: series             ## * b4 am (offline) takes patches/ as a mail thread; git am of it gives the same tree
+	@$(S)/b4.sh
 checkpatch: series     ## * checkpatch --strict; warnings only with a waiver
 	@$(S)/checkpatch.sh
 bisect-check: series   ## * patches/bisect.ok and bisect-arm64.ok name exactly this series
@@ -64,8 +66,10 @@ real: root             ## the real program of e2e (real.pin), built into build/r
 	@$(S)/real.sh
 flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm), chromium
 	@$(S)/flame-tools.sh
-bench: kernel          ## not a test: the unwinder's time per frame, program, exec, memory costs
+bench: kernel          ## not a test: the unwinder's time per frame, program, exec, memory costs (x86-64, arm64)
 	@$(S)/bench.sh
+bench-arm64: series    ## not a test: make bench's arm64 part alone (its own kernel, build/obj-arm64-bench)
+	@$(S)/bench.sh --arm64
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
 	@$(S)/bench-scaling.sh
 arm64: series          ## kernel, selftests-build and guest with VARIANT=arm64 (as make check runs them)
@@ -91,7 +95,7 @@ clean:                 ## remove build products, keep build/linux
 		build/kselftest-arm64 build/guest-tests build/guest-tests-debug build/guest-tests-arm64 \
 		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
-		build/fuzz-mutants build/bench-scaling \
+		build/fuzz-mutants build/bench-scaling build/bench-arm64 build/obj-arm64-bench build/b4 \
 		build/configs build/mainline
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

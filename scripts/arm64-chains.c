@@ -35,6 +35,15 @@
  * host symbolizes each address through the mapping it is in (a dynamic
  * program's).  Exits non-zero when the event cannot be opened or PROGRAM
  * fails.
+ *
+ *   arm64-chains --bench PROGRAM [ARG]...
+ *
+ * is make bench's (scripts/arm64-init.c's sframe.bench=1): every
+ * BENCH_PERIOD_NS of task clock (999 Hz, as x86's perf record -F 999), no
+ * mappings, no chains, only the counts, with the frames of all deferred
+ * callchains (their nr added up: what x86's bench counts in perf.data):
+ *
+ *   stats samples N deferred N lost N mismatched N frames N exit N
  */
 /* As the kselftests are built (lib.mk); sframe_perf.h needs dladdr1(). */
 #define _GNU_SOURCE
@@ -52,6 +61,7 @@
 #define HWCAP_PACA	(1UL << 30)
 #endif
 
+#define BENCH_PERIOD_NS	1001001	/* 999 Hz */
 #define CHAIN_FRAMES	64	/* deeper chains are cut (and then incomplete) */
 #define MAX_CHAINS	4096	/* distinct chains */
 #define MAX_PENDING	4096	/* samples waiting for their deferred chain */
@@ -67,6 +77,8 @@ static unsigned int nr_chains, dropped_chains;
 static struct sample pending[MAX_PENDING];
 static unsigned int nr_pending;
 static unsigned long nr_samples, nr_deferred, nr_lost, nr_mismatched, nr_mmaps;
+static unsigned long nr_frames;
+static int bench;
 
 static void add_chain(const __u64 *ips, unsigned int nr)
 {
@@ -140,6 +152,7 @@ static int drain(struct ring *r, pid_t child)
 			if ((pid_t)(u[2 + u[1]] >> 32) != child)
 				break;
 			nr_deferred++;
+			nr_frames += u[1];
 			for (i = j = 0; i < nr_pending; i++) {
 				if (pending[i].cookie != u[0]) {
 					pending[j++] = pending[i];
@@ -147,7 +160,8 @@ static int drain(struct ring *r, pid_t child)
 				}
 				if (!u[1] || u[2] != pending[i].ip)
 					nr_mismatched++;
-				add_chain(u + 2, u[1]);
+				if (!bench)
+					add_chain(u + 2, u[1]);
 			}
 			nr_pending = j;
 			break;
@@ -207,8 +221,13 @@ int main(int argc, char **argv)
 	pid_t child;
 	void *map;
 
+	if (argc > 1 && !strcmp(argv[1], "--bench")) {
+		bench = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: %s PROGRAM [ARG]...\n", argv[0]);
+		fprintf(stderr, "usage: %s [--bench] PROGRAM [ARG]...\n", argv[0]);
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
@@ -235,11 +254,11 @@ int main(int argc, char **argv)
 	perf_attr_init(&attr);
 	attr.type = PERF_TYPE_SOFTWARE;
 	attr.config = PERF_COUNT_SW_TASK_CLOCK;
-	attr.sample_period = SAMPLE_PERIOD_NS;
+	attr.sample_period = bench ? BENCH_PERIOD_NS : SAMPLE_PERIOD_NS;
 	attr.enable_on_exec = 1;
 	/* The executable mappings: what a dynamic program maps where. */
-	attr.mmap = 1;
-	attr.mmap2 = 1;
+	attr.mmap = !bench;
+	attr.mmap2 = !bench;
 	r.fd = syscall(__NR_perf_event_open, &attr, child, -1, -1,
 		       PERF_FLAG_FD_CLOEXEC);
 	if (r.fd < 0) {
@@ -270,7 +289,7 @@ int main(int argc, char **argv)
 		if (w == child || w < 0)
 			break;
 		/* PROGRAM's maps, once it runs (it took a sample). */
-		if (!maps && nr_samples)
+		if (!maps && nr_samples && !bench)
 			maps = print_maps(child);
 		if (drain(&r, child)) {
 			kill(child, SIGKILL);
@@ -282,6 +301,13 @@ int main(int argc, char **argv)
 	}
 	if (!rc && drain(&r, child))
 		rc = 1;
+	if (bench) {
+		printf("stats samples %lu deferred %lu lost %lu mismatched %lu frames %lu exit %d\n",
+		       nr_samples, nr_deferred, nr_lost, nr_mismatched, nr_frames,
+		       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+		fflush(stdout);
+		return rc || !WIFEXITED(status) || WEXITSTATUS(status);
+	}
 	if (!maps)
 		printf("error no maps of PROGRAM were read while it ran\n");
 

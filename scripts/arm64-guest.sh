@@ -19,12 +19,28 @@
 # libraries they need. OUT/chains.list names what was sampled,
 # OUT/initramfs.list which host file each guest file is (for the checker's
 # symbols).
+#
+# arm64-guest.sh --bench OUT: make bench's boot instead (scripts/
+# bench-arm64.sh; its kernel: SFRAME_KOBJ, with the function_graph tracer):
+# no kselftests, no chains; the initramfs has the sampler, deep.c's and the
+# real program's arm64 bench builds (workloads/Makefile's arm64-bench and
+# real-arm64 pac and fppac: SFrame and frame pointers, both pac-ret) in
+# /bench, and OUT/bench.list (the runs, "LABEL PROGRAM ARG..." a line, in
+# guest paths) as /bench/list; the kernel command line has sframe.bench=1
+# (scripts/arm64-init.c), QEMU the options in ARM64_QEMU_OPTS too (the
+# bench's -icount). Each run's lines go into OUT/bench/LABEL.
 . "$(dirname "$0")/lib.sh"
 
-tests=$1 out=$2 stress=${3:-10} chains_sec=${4:-2}
+bench=
+if [ "${1:-}" = --bench ]; then
+	bench=1 out=$2 tests='' stress=0 chains_sec=0
+	[ -s "$out/bench.list" ] || die "no runs in ${out#"$TOP"/}/bench.list"
+else
+	tests=$1 out=$2 stress=${3:-10} chains_sec=${4:-2}
+fi
 image=$KOBJ/arch/arm64/boot/Image
 [ -f "$image" ] || die "no arm64 kernel at ${image#"$TOP"/}: run 'make kernel VARIANT=arm64'"
-[ -s "$tests/kselftest-list.txt" ] || die "no arm64 kselftests in ${tests#"$TOP"/}: run 'make selftests-build VARIANT=arm64'"
+[ -n "$bench" ] || [ -s "$tests/kselftest-list.txt" ] || die "no arm64 kselftests in ${tests#"$TOP"/}: run 'make selftests-build VARIANT=arm64'"
 
 # PID 1, static: the initramfs has no shell.
 init=$out/init
@@ -35,11 +51,22 @@ in_root aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -o "$init" "$TOP/scripts
 # kernel's UAPI headers (made by the kselftests' build) and the kselftests'
 # sframe_perf.h, and the workloads it samples.
 chains=()
-if [ "$chains_sec" != 0 ]; then
+if [ "$chains_sec" != 0 ] || [ -n "$bench" ]; then
 	sel=$TREE/tools/testing/selftests
 	in_root aarch64-linux-gnu-gcc -static -O2 -Wall -Werror -isystem "$KOBJ/usr/include" \
 		-I "$sel" -I "$sel/sframe" -o "$out/arm64-chains" "$TOP/scripts/arm64-chains.c" ||
 		die "scripts/arm64-chains.c does not build"
+fi
+if [ -n "$bench" ]; then
+	in_root make -s -C "$TOP/workloads" arm64-bench > "$out/workloads.log" 2>&1 || {
+		cat "$out/workloads.log"
+		die "the arm64 bench workloads do not build (make -C workloads arm64-bench)"
+	}
+	"$TOP/scripts/real.sh" --arm64 pac fppac > "$out/real.log" 2>&1 || {
+		cat "$out/real.log"
+		die "the real program does not build for arm64 (scripts/real.sh --arm64 pac fppac)"
+	}
+elif [ "$chains_sec" != 0 ]; then
 	in_root make -s -C "$TOP/workloads" arm64 > "$out/workloads.log" 2>&1 || {
 		cat "$out/workloads.log"
 		die "the arm64 workloads do not build (make -C workloads arm64)"
@@ -66,7 +93,40 @@ fi
 list=$out/initramfs.list
 # Paths as the root sees them: gen_init_cpio reads the files there.
 rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
-{
+# needed_libs OBJECT...: the C library's objects that they need, besides
+# libc.so.6 and the dynamic linker, as initramfs list lines.
+needed_libs() {
+	# shellcheck disable=SC2016
+	in_root sh -c 'for f; do aarch64-linux-gnu-readelf -dW "$f"; done' - "$@" |
+		sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | sort -u |
+		while read -r lib; do
+			case $lib in libsqlite3.so.0|libc.so.6|ld-linux-aarch64.so.1) continue ;; esac
+			[ -f "$ROOT/usr/aarch64-linux-gnu/lib/$lib" ] ||
+				die "no $lib in the cross C library (/usr/aarch64-linux-gnu/lib)"
+			printf 'file /lib/aarch64-linux-gnu/%s /usr/aarch64-linux-gnu/lib/%s 0755 0 0\n' \
+				"$lib" "$lib"
+		done
+}
+if [ -n "$bench" ]; then {
+	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
+	printf 'dir %s 0755 0 0\n' /proc /sys /tmp /lib /lib/aarch64-linux-gnu /bench
+	printf 'file /init %s 0755 0 0\n' "$(rt "$init")"
+	printf 'file /lib/ld-linux-aarch64.so.1 /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 0755 0 0\n'
+	printf 'file /lib/aarch64-linux-gnu/libc.so.6 /usr/aarch64-linux-gnu/lib/libc.so.6 0755 0 0\n'
+	printf 'file /bench/list %s 0644 0 0\n' "$(rt "$out/bench.list")"
+	printf 'file /bench/arm64-chains %s 0755 0 0\n' "$(rt "$out/arm64-chains")"
+	printf 'file /bench/real.sql %s 0644 0 0\n' "$(rt "$TOP/workloads/real.sql")"
+	real_objs=()
+	for f in pac fppac; do
+		printf 'file /bench/deep-%s %s 0755 0 0\n' "$f" "$(rt "$BUILD/workloads-arm64/deep-$f")"
+		printf 'dir /bench/real-%s 0755 0 0\n' "$f"
+		for o in sqlite3 libsqlite3.so.0; do
+			real_objs+=("$BUILD/real-arm64/$f/$o")
+			printf 'file /bench/real-%s/%s %s 0755 0 0\n' "$f" "$o" "$(rt "${real_objs[-1]}")"
+		done
+	done
+	needed_libs "${real_objs[@]}"
+} > "$list"; else {
 	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
 	printf 'dir %s 0755 0 0\n' /proc /sys /tmp /lib /lib/aarch64-linux-gnu /sframe
 	printf 'file /init %s 0755 0 0\n' "$(rt "$init")"
@@ -90,21 +150,12 @@ rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
 			done
 		done
 		# The C library's other objects that they need (libc.so.6 is there).
-		# shellcheck disable=SC2016
-		in_root sh -c 'for f; do aarch64-linux-gnu-readelf -dW "$f"; done' - "${real_objs[@]}" |
-			sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p' | sort -u |
-			while read -r lib; do
-				case $lib in libsqlite3.so.0|libc.so.6|ld-linux-aarch64.so.1) continue ;; esac
-				[ -f "$ROOT/usr/aarch64-linux-gnu/lib/$lib" ] ||
-					die "no $lib in the cross C library (/usr/aarch64-linux-gnu/lib)"
-				printf 'file /lib/aarch64-linux-gnu/%s /usr/aarch64-linux-gnu/lib/%s 0755 0 0\n' \
-					"$lib" "$lib"
-			done
+		needed_libs "${real_objs[@]}"
 	fi
 	(cd "$tests/sframe" && find . -type f | sort) | while read -r f; do
 		printf 'file /sframe/%s %s 0755 0 0\n' "${f#./}" "$(rt "$tests/sframe/${f#./}")"
 	done
-} > "$list"
+} > "$list"; fi
 in_root sh -c 'gcc -O2 -o "$1/gen_init_cpio" "$2/usr/gen_init_cpio.c" &&
 	"$1/gen_init_cpio" "$3" | gzip -1 > "$1/initramfs.gz"' - "$out" "$TREE" "$list" ||
 	die "the initramfs could not be made"
@@ -113,9 +164,12 @@ info "initramfs: $(grep -c '^file' "$list") files, $(( $(stat -c %s "$out/initra
 start=$(date +%s)
 log=$out/console.log
 rc=0
+append="console=ttyAMA0 panic=-1 sframe.stress=$stress sframe.chains=$chains_sec"
+[ -z "$bench" ] || append="console=ttyAMA0 panic=-1 sframe.bench=1"
+read -ra qopts <<<"${ARM64_QEMU_OPTS:-}"
 in_root timeout "${VM_TIMEOUT:-1500}" qemu-system-aarch64 -machine virt -cpu max \
-	-smp 2 -m 1G -nographic -no-reboot -kernel "$image" -initrd "$out/initramfs.gz" \
-	-append "console=ttyAMA0 panic=-1 sframe.stress=$stress sframe.chains=$chains_sec" > "$log" 2>&1 || rc=$?
+	-smp 2 -m 1G -nographic -no-reboot "${qopts[@]}" -kernel "$image" -initrd "$out/initramfs.gz" \
+	-append "$append" > "$log" 2>&1 || rc=$?
 tr -d '\r' < "$log" > "$log.tmp" && mv "$log.tmp" "$log"
 info "guest ran in $(( $(date +%s) - start )) s, exit status $rc (log: ${log#"$TOP"/})"
 grep -h '^#== guest' "$log" | sed 's/^#== /    /' || true
@@ -127,7 +181,7 @@ python3 - "$log" "$out" <<'EOF'
 import re, sys, os
 log, out = sys.argv[1:3]
 kernel = re.compile(r'^\[\s*\d+\.\d+\]')
-dmesg, where, files, chains, tap = [], None, {}, {}, None
+dmesg, where, files, chains, tap, bench = [], None, {}, {}, None, {}
 for line in open(log, errors='replace').read().splitlines():
     if kernel.match(line):
         dmesg.append(line)
@@ -135,7 +189,9 @@ for line in open(log, errors='replace').read().splitlines():
         where = files.setdefault(line[10:].strip(), [])
     elif line.startswith('#== chains begin '):
         where = chains.setdefault(line[17:].strip(), [])
-    elif line.startswith(('#== end ', '#== chains end ')):
+    elif line.startswith('#== bench begin '):
+        where = bench.setdefault(line[16:].strip(), [])
+    elif line.startswith(('#== end ', '#== chains end ', '#== bench end ')):
         where = None
     elif line == '#== tap':
         tap = where = []
@@ -151,6 +207,11 @@ for name, lines in files.items():
 for name, lines in chains.items():
     with open(os.path.join(out, 'chains', name), 'w') as f:
         f.write('\n'.join(lines) + '\n')
+if bench:
+    os.makedirs(os.path.join(out, 'bench'), exist_ok=True)
+for name, lines in bench.items():
+    with open(os.path.join(out, 'bench', name), 'w') as f:
+        f.write('\n'.join(lines) + '\n')
 if tap is not None:
     with open(os.path.join(out, 'kselftest.tap'), 'w') as f:
         f.write('\n'.join(tap) + '\n')
@@ -161,5 +222,9 @@ if [ -n "$bad" ]; then
 	printf '%s\n' "$bad" | sed 's/^/    /'
 	die "the arm64 guest kernel reported problems (above); log: ${log#"$TOP"/}"
 fi
-[ -s "$out/kselftest.tap" ] || die "the arm64 guest did not finish its tests; log: ${log#"$TOP"/}"
+if [ -n "$bench" ]; then
+	grep -q '^#== bench done' "$log" || die "the arm64 guest did not finish its bench runs; log: ${log#"$TOP"/}"
+else
+	[ -s "$out/kselftest.tap" ] || die "the arm64 guest did not finish its tests; log: ${log#"$TOP"/}"
+fi
 [ "$rc" = 0 ] || die "qemu-system-aarch64 exited with $rc; log: ${log#"$TOP"/}"

@@ -25,8 +25,24 @@
  * (KUnit's KTAP).  Then it powers the machine off.  The kernel command
  * line may set sframe.stress=SECONDS (SFRAME_STRESS_SEC),
  * sframe.timeout=SECONDS and sframe.chains=SECONDS.
+ *
+ * With sframe.bench=1 (make bench's arm64 part, scripts/bench-arm64.sh) it
+ * runs no test and samples no chains: it sets up the function_graph tracer
+ * as x86's bench does (scripts/e2e-guest.sh --walks: unwind_user() alone,
+ * depth 1, without the time the task is scheduled out) and, for each line
+ * "LABEL PROGRAM ARG..." of /bench/list, in that order, runs
+ * "/bench/arm64-chains --bench PROGRAM ARG..." in /bench with the tracer on,
+ * then adds up the durations of the traced walks.  It prints
+ *
+ *   "#== bench begin LABEL" ... "#== bench end LABEL"
+ *
+ * with the sampler's "stats ..." line, then "walks N walk_us US unparsed N
+ * overrun N" (the trace's unwind_user() calls, their durations added up;
+ * lines it could not read; events the trace buffer lost) and "sampler exit
+ * N seconds S guest_ms MS"; "#== bench done N" after the last.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,11 +147,182 @@ static void run_chains(int limit, const char *seconds)
 	fclose(f);
 }
 
+#define TRACING	"/sys/kernel/tracing/"
+
+/* Write S into the tracefs file NAME (truncated); 0 or -1, said on the console. */
+static int trace_write(const char *name, const char *s)
+{
+	char path[128];
+	ssize_t n = strlen(s);
+	int fd, ok;
+
+	snprintf(path, sizeof(path), TRACING "%s", name);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0) {
+		printf("#== guest: bench: open %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	ok = write(fd, s, n) == n;
+	if (!ok)
+		printf("#== guest: bench: write '%s' to %s: %s\n", s, path,
+		       strerror(errno));
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+/* The duration of a function_graph line "... 12.345 us    |  unwind_user();". */
+static int walk_us(const char *line, double *us)
+{
+	const char *bar = strchr(line, '|'), *p = line;
+	double prev = -1, v;
+	char word[32];
+	int n;
+
+	if (!bar || !strstr(bar, "unwind_user();"))
+		return 0;
+	while (p < bar && sscanf(p, "%31s%n", word, &n) == 1 && p + n <= bar) {
+		if (!strcmp(word, "us") && prev >= 0) {
+			*us = prev;
+			return 1;
+		}
+		prev = sscanf(word, "%lf", &v) == 1 ? v : -1;
+		p += n;
+	}
+	return -1;
+}
+
+/* The trace buffer's lost events, all CPUs. */
+static unsigned long trace_overrun(void)
+{
+	unsigned long total = 0, n;
+	char path[96], line[128];
+	int cpu;
+	FILE *f;
+
+	for (cpu = 0; cpu < 64; cpu++) {
+		snprintf(path, sizeof(path), TRACING "per_cpu/cpu%d/stats", cpu);
+		f = fopen(path, "r");
+		if (!f)
+			break;
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "overrun: %lu", &n) == 1)
+				total += n;
+		fclose(f);
+	}
+	return total;
+}
+
+#define BENCH_ARGS	16
+
+/* make bench: each run of /bench/list sampled with its walks timed. */
+static void run_bench(int limit)
+{
+	char line[512];
+	FILE *f = fopen("/bench/list", "r");
+	unsigned int runs = 0;
+
+	if (!f) {
+		printf("#== guest: bench: no /bench/list\n");
+		return;
+	}
+	if (trace_write("tracing_on", "0") ||
+	    trace_write("current_tracer", "function_graph") ||
+	    trace_write("options/sleep-time", "0") ||
+	    trace_write("options/funcgraph-abstime", "0") ||
+	    trace_write("buffer_size_kb", "16384") ||
+	    trace_write("set_ftrace_filter", "unwind_user") ||
+	    trace_write("set_graph_function", "unwind_user") ||
+	    trace_write("max_graph_depth", "1")) {
+		printf("#== guest: bench: cannot set up the function_graph tracer\n");
+		fclose(f);
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *argv[BENCH_ARGS + 3] = { "/bench/arm64-chains", "--bench" };
+		char *envp[] = { "PATH=/bench", NULL };
+		unsigned long walks = 0, unparsed = 0, overrun;
+		struct timespec t0, t1;
+		time_t start = time(NULL);
+		int status = 0, timed_out = 0, n = 2, r;
+		char *label, *word, *save, tl[512];
+		double us, total = 0;
+		FILE *t;
+		pid_t pid, w;
+
+		line[strcspn(line, "\n")] = '\0';
+		label = strtok_r(line, " ", &save);
+		if (!label)
+			continue;
+		while (n < BENCH_ARGS + 2 && (word = strtok_r(NULL, " ", &save)))
+			argv[n++] = word;
+		argv[n] = NULL;
+		printf("#== bench begin %s\n", label);
+		/* Opened for writing and truncated: the buffer is emptied. */
+		if (trace_write("trace", "") || trace_write("tracing_on", "1"))
+			printf("error the tracer could not be started\n");
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		pid = fork();
+		if (!pid) {
+			if (chdir("/bench"))
+				_exit(126);
+			execve(argv[0], argv, envp);
+			printf("error execve %s: %s\n", argv[0], strerror(errno));
+			_exit(127);
+		}
+		for (;;) {
+			w = waitpid(pid, &status, WNOHANG);
+			if (w == pid || w < 0)
+				break;
+			if (time(NULL) - start > limit) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+				timed_out = 1;
+				break;
+			}
+			usleep(20000);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		trace_write("tracing_on", "0");
+		t = fopen(TRACING "trace", "r");
+		while (t && fgets(tl, sizeof(tl), t)) {
+			if (tl[0] == '#')
+				continue;
+			r = walk_us(tl, &us);
+			if (r > 0) {
+				walks++;
+				total += us;
+			} else if (r < 0) {
+				unparsed++;
+			}
+		}
+		if (t)
+			fclose(t);
+		else
+			printf("error no trace: %s\n", strerror(errno));
+		overrun = trace_overrun();
+		if (timed_out)
+			printf("error the sampler timed out after %d s\n", limit);
+		printf("walks %lu walk_us %.3f unparsed %lu overrun %lu\n", walks,
+		       total, unparsed, overrun);
+		printf("sampler exit %d seconds %ld guest_ms %ld\n",
+		       WIFEXITED(status) ? WEXITSTATUS(status) :
+					   128 + WTERMSIG(status),
+		       (long)(time(NULL) - start),
+		       (long)((t1.tv_sec - t0.tv_sec) * 1000 +
+			      (t1.tv_nsec - t0.tv_nsec) / 1000000));
+		printf("#== bench end %s\n", label);
+		runs++;
+	}
+	fclose(f);
+	printf("#== bench done %u\n", runs);
+}
+
 int main(void)
 {
 	char cmdline[1024] = "", names[MAX_TESTS][64], stress_env[64];
 	char chains_sec[32];
 	const char *stress, *limit;
+	int bench;
 	unsigned int i, nr = 0;
 	FILE *f;
 
@@ -160,10 +347,18 @@ int main(void)
 		 stress);
 	snprintf(chains_sec, sizeof(chains_sec), "%s",
 		 cmdline_value(cmdline, "sframe.chains=", "2"));
+	bench = atoi(cmdline_value(cmdline, "sframe.bench=", "0"));
 	limit = cmdline_value(cmdline, "sframe.timeout=", "300");
 
 	printf("#== guest: pointer authentication: %s\n",
 	       getauxval(AT_HWCAP) & (1UL << 30) ? "yes" : "no");
+
+	if (bench) {
+		run_bench(atoi(limit));
+		sync();
+		reboot(RB_POWER_OFF);
+		return 0;
+	}
 
 	f = fopen("/kselftest-list.txt", "r");
 	if (f) {

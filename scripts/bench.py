@@ -4,7 +4,9 @@
   bench.py runs --reps N [--rounds N] [--execs N] [--sections N] [--profile]
                REAL-ARGS
   bench.py options --reps N [--profile]
-  bench.py report [--results FILE] DIR...
+  bench.py report [--results FILE] [--arm64 DIR] DIR...
+  bench.py arm64-runs --reps N [--rounds N] REAL-ARGS
+  bench.py arm64-report [--results FILE] DIR
 
 "runs" prints the runs of one boot, one a line, as scripts/e2e-guest.sh
 takes them (LABEL:CALLGRAPH:COMMAND), and "options" the e2e-guest.sh
@@ -36,8 +38,25 @@ guest clock: icount, realtime) and prints the tables; the last line is
 
   per-frame SFrame/FP: deep X.XXx, real Y.YYx
 
-the medians of the first DIR (icount, the repeatable clock). Not a test:
-exits 1 only when a run is missing or unreadable.
+the medians of the first DIR (icount, the repeatable clock); with --arm64,
+the arm64 guest's runs of scripts/bench-arm64.sh in DIR (DIR/bench/LABEL)
+add their table, and the line just above that one
+
+  arm64 per-frame SFrame/FP: deep X.XXx, real Y.YYx
+
+"arm64-runs" prints the runs of the arm64 guest's boot (scripts/arm64-
+guest.sh --bench), one "LABEL PROGRAM ARG..." a line (guest paths), and
+"arm64-report" prints the arm64 table alone, that line last:
+
+  deepD-BUILD-REP     /bench/deep-FLAVOUR -d D -n ROUNDS, D = 100 and 20
+  real-BUILD-REP      /bench/real-FLAVOUR/sqlite3 REAL-ARGS
+                      BUILD sframe (FLAVOUR pac: SFrame, no frame pointers)
+                      and fp (fppac: frame pointers), both pac-ret; each
+                      sampled by arm64-chains --bench (task clock, 999 Hz,
+                      deferred callchains), every walk timed
+  warm-real-BUILD     each real build once first, not counted
+
+Not a test: exits 1 only when a run is missing or unreadable.
 """
 import argparse
 import os
@@ -323,12 +342,13 @@ class Report:
     def out(self, s=''):
         self.lines.append(s)
 
-    def reps(self, clock, d, label, read_run, raw):
+    def reps(self, clock, d, label, read_run, raw, n=None):
         """What read_run(d, LABEL-REP) gives for each repetition REP of a
-        run, with a line of raw(it) each in the raw results; a run that is
-        missing is an error."""
+        run (N of them, by default as many as D has regs-REP.log), with a
+        line of raw(it) each in the raw results; a run that is missing is
+        an error."""
         rs = []
-        for rep in range(1, reps_of(d) + 1):
+        for rep in range(1, (reps_of(d) if n is None else n) + 1):
             try:
                 r = read_run(d, '%s-%d' % (label, rep))
             except Missing as e:
@@ -634,6 +654,152 @@ def profile(rep, dirs):
     rep.out()
 
 
+# ---------------------------------------------------------------- arm64
+
+# The arm64 builds (workloads/Makefile's arm64-bench, real-arm64): BUILD of
+# the report: FLAVOUR of the files.
+ARM64_BUILDS = {'sframe': 'pac', 'fp': 'fppac'}
+ARM64_TEXT = (
+    'arm64: qemu-system-aarch64 -cpu max (TCG) with -icount shift=0,align=off,sleep=off',
+    '(guest time counts instructions, 1 ns = 1 instruction), its own kernel (the function_graph',
+    'tracer on top of config/arm64.config); the same walks timed the same way (unwind_user()',
+    'alone, depth 1), sampled by scripts/arm64-chains.c --bench (the program\'s task clock at',
+    '999 Hz, deferred user callchains; frames from their records). Builds: sframe = SFrame, no',
+    'frame pointers; fp = frame pointers (leaf too), no SFrame; both -mbranch-protection=pac-ret.',
+    'deepD: deep.c (static) at depth D; real: sqlite3 running workloads/real.sql. Medians of the',
+    'repetitions, (min-max).')
+
+
+def arm64_runs(args):
+    """The arm64 guest's runs, in order, "LABEL PROGRAM ARG..." each."""
+    real = args.real_args.replace('workloads/real.sql', '/bench/real.sql')
+    out = ['warm-real-%s /bench/real-%s/sqlite3 %s' % (b, f, real)
+           for b, f in ARM64_BUILDS.items()]
+    for rep in range(1, args.reps + 1):
+        names = ['deep%d-%s' % (d, b) for d in DEPTHS for b in ARM64_BUILDS]
+        names += ['real-' + b for b in ARM64_BUILDS]
+        for v in rotate(names, rep):
+            w, b = v.split('-')
+            f = ARM64_BUILDS[b]
+            if w == 'real':
+                cmd = '/bench/real-%s/sqlite3 %s' % (f, real)
+            else:
+                cmd = '/bench/deep-%s -d %s -n %d' % (f, w[4:], args.rounds)
+            out.append('%s-%d %s' % (v, rep, cmd))
+    return out
+
+
+ARM64_STATS = re.compile(r'^stats samples (\d+) deferred (\d+) lost (\d+) mismatched (\d+) '
+                         r'frames (\d+) exit (\d+)$')
+ARM64_WALKS = re.compile(r'^walks (\d+) walk_us ([0-9.]+) unparsed (\d+) overrun (\d+)$')
+ARM64_EXIT = re.compile(r'^sampler exit (\d+) seconds (\d+) guest_ms (\d+)$')
+
+
+def arm64_figures(d, label):
+    """The figures of one arm64 run (D/LABEL), as walk_figures'."""
+    path = os.path.join(d, label)
+    st = wk = ex = None
+    for line in read(path).splitlines():
+        st = ARM64_STATS.match(line) or st
+        wk = ARM64_WALKS.match(line) or wk
+        ex = ARM64_EXIT.match(line) or ex
+    if not (st and wk and ex):
+        raise Missing('%s: no "stats", "walks" or "sampler exit" line' % path)
+    samples, deferred, lost, mismatched, frames, status = map(int, st.groups())
+    walks, us = int(wk.group(1)), float(wk.group(2))
+    unparsed, overrun = int(wk.group(3)), int(wk.group(4))
+    if ex.group(1) != '0' or status:
+        raise Missing('%s: the sampler or the program failed (exit %s, %d)' % (
+            path, ex.group(1), status))
+    if lost or overrun or unparsed:
+        raise Missing('%s: %d records lost, %d trace events lost, %d trace lines unread' % (
+            path, lost, overrun, unparsed))
+    if not walks or not deferred:
+        raise Missing('%s: no deferred walks' % path)
+    return dict(walks=walks, deferred=deferred, frames=frames, us=us, samples=samples,
+                mismatched=mismatched, guest_ms=int(ex.group(3)),
+                per_walk=us / walks, frames_per_walk=frames / deferred,
+                ns_frame=1e3 * us / frames * deferred / walks)
+
+
+def arm64_section(rep, d):
+    """The arm64 table into REP; the medians of SFrame/FP per frame
+    (deep at D=100, real)."""
+    for line in ARM64_TEXT:
+        rep.out(line)
+    rep.out('  %-8s %-6s %6s %8s %11s %26s %26s' % (
+        'run', 'build', 'walks', 'frames', 'frames/walk', 'us/walk', 'ns/frame'))
+    fig = {}
+    d = os.path.join(d, 'bench')
+    n = 0
+    while os.path.exists(os.path.join(d, 'deep%d-sframe-%d' % (DEPTHS[0], n + 1))):
+        n += 1
+    for w in ['deep%d' % x for x in DEPTHS] + ['real']:
+        for b in ARM64_BUILDS:
+            rs = rep.reps('arm64', d, '%s-%s' % (w, b), arm64_figures,
+                          lambda r: walk_raw(r) + ' samples %d mismatched %d guest_ms %d' % (
+                              r['samples'], r['mismatched'], r['guest_ms']), n=n)
+            fig[w, b] = rs
+            if rs:
+                rep.out('  %-8s %-6s %6d %8d %11.1f %26s %26s' % (
+                    w, b, sum(r['walks'] for r in rs), sum(r['frames'] for r in rs),
+                    med([r['frames_per_walk'] for r in rs]),
+                    spread([r['per_walk'] for r in rs], '%.2f'),
+                    spread([r['ns_frame'] for r in rs], '%.0f')))
+    r_deep = ratios([r['ns_frame'] for r in fig['deep%d' % DEPTHS[0], 'sframe']],
+                    [r['ns_frame'] for r in fig['deep%d' % DEPTHS[0], 'fp']])
+    r_real = ratios([r['ns_frame'] for r in fig['real', 'sframe']],
+                    [r['ns_frame'] for r in fig['real', 'fp']])
+    hi, lo = DEPTHS
+    slope, fixed = {}, {}
+    for b in ARM64_BUILDS:
+        sl, c = [], []
+        for a, z in zip(fig['deep%d' % hi, b], fig['deep%d' % lo, b]):
+            df = a['frames_per_walk'] - z['frames_per_walk']
+            if df > 0:
+                k = (a['per_walk'] - z['per_walk']) / df
+                sl.append(1e3 * k)
+                c.append(z['per_walk'] - k * z['frames_per_walk'])
+        slope[b], fixed[b] = sl, c
+    rep.out('  deep per frame from D=%d to D=%d: sframe %s ns, fp %s ns; fixed per walk:'
+            ' sframe %s us, fp %s us' % (lo, hi, spread(slope['sframe'], '%.0f'),
+                                         spread(slope['fp'], '%.0f'),
+                                         spread(fixed['sframe'], '%.1f'),
+                                         spread(fixed['fp'], '%.1f')))
+    rep.out('  SFrame/FP per frame: deep %s at D=%d (%s from D=%d to D=%d), real %s' % (
+        spread(r_deep, '%.2fx'), hi, spread(ratios(slope['sframe'], slope['fp']), '%.2fx'),
+        lo, hi, spread(r_real, '%.2fx')))
+    guest = [r['guest_ms'] for rs in fig.values() for r in rs]
+    rep.out('  guest time of the runs: %.1f s (icount); walks traced: %d, frames: %d' % (
+        sum(guest) / 1e3, sum(r['walks'] for rs in fig.values() for r in rs),
+        sum(r['frames'] for rs in fig.values() for r in rs)))
+    rep.out()
+    return med(r_deep), med(r_real)
+
+
+def arm64_line(deep, real):
+    return 'arm64 per-frame SFrame/FP: deep %.2fx, real %.2fx' % (deep, real)
+
+
+def write_results(rep, path, text):
+    with open(path, 'w') as f:
+        f.write('# make bench (scripts/bench.sh): one line per run, then the tables\n')
+        f.write('\n'.join(rep.raw) + '\n\n' + text + '\n')
+
+
+def arm64_report(args):
+    rep = Report()
+    deep, real = arm64_section(rep, args.dir)
+    rep.out(arm64_line(deep, real))
+    text = '\n'.join(rep.lines)
+    print(text)
+    if args.results:
+        write_results(rep, args.results, text)
+    for e in rep.errors:
+        print('!!! ' + e, file=sys.stderr)
+    return 1 if rep.errors else 0
+
+
 def report(args):
     dirs = [(os.path.basename(os.path.normpath(d)), d) for d in args.dirs]
     rep = Report()
@@ -647,6 +813,9 @@ def report(args):
     rep.execs(dirs)
     rep.regs(dirs)
     profile(rep, dirs)
+    arm64 = None
+    if args.arm64:
+        arm64 = arm64_section(rep, args.arm64)
     first = dirs[0][0]
     h = rep.headline.get(first, {})
     others = ['%s: deep %.2fx, real %.2fx' % (c, rep.headline.get(c, {}).get('deep', float('nan')),
@@ -654,14 +823,14 @@ def report(args):
               for c, _d in dirs[1:]]
     if others:
         rep.out('per-frame SFrame/FP with the other clock, %s' % '; '.join(others))
+    if arm64:
+        rep.out(arm64_line(*arm64))
     rep.out('per-frame SFrame/FP: deep %.2fx, real %.2fx' % (
         h.get('deep', float('nan')), h.get('real', float('nan'))))
     text = '\n'.join(rep.lines)
     print(text)
     if args.results:
-        with open(args.results, 'w') as f:
-            f.write('# make bench (scripts/bench.sh): one line per run, then the tables\n')
-            f.write('\n'.join(rep.raw) + '\n\n' + text + '\n')
+        write_results(rep, args.results, text)
     for e in rep.errors:
         print('!!! ' + e, file=sys.stderr)
     return 1 if rep.errors else 0
@@ -682,10 +851,22 @@ def main():
     p.add_argument('--profile', action='store_true')
     p = sub.add_parser('report')
     p.add_argument('--results')
+    p.add_argument('--arm64', metavar='DIR')
     p.add_argument('dirs', nargs='+', metavar='DIR')
+    p = sub.add_parser('arm64-runs')
+    p.add_argument('--reps', type=int, default=3)
+    p.add_argument('--rounds', type=int, default=300)
+    p.add_argument('real_args', metavar='REAL-ARGS')
+    p = sub.add_parser('arm64-report')
+    p.add_argument('--results')
+    p.add_argument('dir', metavar='DIR')
     args = ap.parse_args()
     if args.cmd == 'runs':
         print('\n'.join(runs(args)))
+    elif args.cmd == 'arm64-runs':
+        print('\n'.join(arm64_runs(args)))
+    elif args.cmd == 'arm64-report':
+        return arm64_report(args)
     elif args.cmd == 'options':
         print('\n'.join(options(args)))
     else:

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make bench: what SFrame unwinding costs, measured, with its noise.
 #   scripts/bench.sh [--no-boot]
+#   scripts/bench.sh --arm64 [--no-boot]   (make bench-arm64) the arm64 part alone
 # Not a test: it prints figures and fails only when a run fails. Builds the
 # workloads, the benchmark's helpers (workloads/bench/) and the real program,
 # then boots the built kernel once per guest clock (BENCH_CLOCKS, by default
@@ -23,12 +24,20 @@
 #   regs      kernel memory per registered section (BENCH_SECTIONS, 4000)
 # and, with the icount clock, once more deep and real with the tracer on the
 # walk's functions too: where the time of a frame goes; then the lookup
-# scaling of make bench-scaling (BENCH_SCALING=0: not). It ends with "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount
-# medians). Raw numbers: build/bench/results.txt; runs: build/bench/CLOCK/.
-# --no-boot reports on the runs of the last boot again.
+# scaling of make bench-scaling (BENCH_SCALING=0: not); and the same per-frame
+# cost on arm64 (scripts/bench-arm64.sh: its own kernel, one boot under
+# qemu-system-aarch64 -icount, deep and real; BENCH_ARM64=0: not). It ends
+# with "arm64 per-frame SFrame/FP: deep X.XXx, real Y.YYx", then
+# "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount medians, both).
+# Raw numbers: build/bench/results.txt; runs: build/bench/CLOCK/ (arm64:
+# build/bench-arm64/). --no-boot reports on the runs of the last boot again.
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/e2e-lib.sh"
 
+if [ "${1:-}" = --arm64 ]; then
+	shift
+	exec "$TOP/scripts/bench-arm64.sh" "$@"
+fi
 e2e_parse_args "$@"
 e2e_config
 out=$BUILD/bench
@@ -71,6 +80,7 @@ if [ "$boot" = 1 ]; then
 		fi
 		info "$clock boot: $(( $(date +%s) - b0 )) s (guest output: ${out#"$TOP"/}/$clock.out)"
 	done
+	[ "${BENCH_ARM64:-1}" = 0 ] || "$TOP/scripts/bench-arm64.sh" --no-report
 fi
 for clock in "${clocks[@]}"; do
 	[ -f "$out/$clock/guest.out" ] || die "no ${out#"$TOP"/}/$clock/guest.out: run without --no-boot"
@@ -88,5 +98,8 @@ if [ "${BENCH_SCALING:-1}" = 1 ]; then
 		"$TOP/scripts/bench-scaling.sh" --report
 	fi
 fi
-# Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx".
-"$TOP/scripts/bench.py" report --results "$out/results.txt" "${clocks[@]/#/$out/}"
+# Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx", the arm64
+# one just above it.
+arm64=()
+[ "${BENCH_ARM64:-1}" = 0 ] || [ ! -d "$BUILD/bench-arm64/bench" ] || arm64=(--arm64 "$BUILD/bench-arm64")
+"$TOP/scripts/bench.py" report --results "$out/results.txt" "${arm64[@]}" "${clocks[@]/#/$out/}"

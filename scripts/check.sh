@@ -90,6 +90,9 @@ run_stage root "$S/root.sh"
 run_stage base "$S/base.sh"
 run_stage series "$S/tree.sh"
 run_stage quilt "$S/quilt.sh" || true
+# The series as a maintainer takes it: b4 am (offline) of patches/ as a
+# mail thread, then git am of b4's mbox onto the base.
+run_stage b4 "$S/b4.sh" || true
 run_stage checkpatch "$S/checkpatch.sh" || true
 run_stage bisect-check "$S/bisect-check.sh" || true
 run_stage configs-check "$S/record-check.sh" configs || true

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Write the commits of build/linux (base..HEAD) into patches/: a cover letter
 # from patches/cover-letter.txt, one format-patch file per commit, and a
-# quilt "series" file. Deterministic: exporting twice gives no diff.
+# quilt "series" file; To and Cc headers from get_maintainer.pl
+# (scripts/recipients.py). Deterministic: exporting twice gives no diff.
+# NOBISECT=1 skips make bisect (make check's bisect-check then fails for a
+# changed series) and rewrites every file all the same.
 . "$(dirname "$0")/lib.sh"
 
 [ -e "$TREE/.git" ] || die "no build/linux: run 'make tree' first"
@@ -35,4 +38,11 @@ git -C "$TREE" format-patch -q --zero-commit --base=base --cover-letter \
 last=$(git -C "$TREE" log -1 --format=%aD HEAD)
 sed -i "s/^Date: .*/Date: $last/" "$out/0000-cover-letter.patch"
 (cd "$out" && ls [0-9][0-9][0-9][0-9]-*.patch | grep -v '^0000-') > "$out/series"
+# The recipients, as in a posted series: each patch's To (maintainers) and
+# Cc (reviewers, lists) from build/linux's scripts/get_maintainer.pl
+# (--no-git --no-git-fallback), the cover letter's the union of them.
+files=()
+while read -r f; do files+=("$out/$f"); done < "$out/series"
+info "recipients: scripts/get_maintainer.pl on each patch"
+info "$(python3 "$TOP/scripts/recipients.py" "$TREE" "$out/0000-cover-letter.patch" "${files[@]}")"
 info "$n patch(es) + cover letter in patches/"

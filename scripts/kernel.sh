@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Configure and build build/linux into build/obj (build/obj-debug for
-# VARIANT=debug, build/obj-arm64 for VARIANT=arm64, cross-built) inside the
+# VARIANT=debug, build/obj-arm64 for VARIANT=arm64, cross-built; SFRAME_KOBJ
+# elsewhere, with SFRAME_KFRAGS' fragments on top) inside the
 # build root, with ccache. Incremental: the configuration is made again only
 # when a fragment or the tree changes it.
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +22,11 @@ arm64)
 	"$TOP/scripts/root-install.sh" $ARM64_PACKAGES ;;
 *) die "unknown VARIANT=$VARIANT (use debug or arm64)" ;;
 esac
+# SFRAME_KFRAGS: more fragments (paths, blank-separated), merged on top; with
+# SFRAME_KOBJ, a kernel of its own beside the variant's (make bench's arm64
+# kernel: config/arm64-bench.config into build/obj-arm64-bench).
+read -ra extra <<<"${SFRAME_KFRAGS:-}"
+frags+=("${extra[@]}")
 
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
 kmake() { in_root make -s -C "$TREE" O="$KOBJ" "${cross[@]}" CC="ccache $cc" -j"$JOBS" "$@"; }

@@ -52,6 +52,9 @@ ROOT_ID=$(printf '%s' "$ROOT_PACKAGES v2" | sha256sum | cut -c1-12)
 # What VARIANT=arm64 adds to the root (scripts/root-install.sh, on first use):
 # the cross compiler and C library, and QEMU for arm64.
 ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm"
+# What the b4 stage adds to the root (scripts/root-install.sh, on first use):
+# the maintainers' tool that takes a series from a mailbox.
+B4_PACKAGES="b4"
 
 ROOT=$CACHE/root-$ROOT_ID
 
