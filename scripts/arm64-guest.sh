@@ -93,6 +93,22 @@ fi
 list=$out/initramfs.list
 # Paths as the root sees them: gen_init_cpio reads the files there.
 rt() { printf '%s' "${1/#"$TOP"/"$RTOP"}"; }
+# real_builds DIR FLAVOUR...: initramfs list lines for sqlite3's arm64
+# builds (build/real-arm64/FLAVOUR/) in DIR/real-FLAVOUR/, then the C
+# library's objects they need.
+real_builds() {
+	local dir=$1 f o
+	local -a objs=()
+	shift
+	for f; do
+		printf 'dir %s/real-%s 0755 0 0\n' "$dir" "$f"
+		for o in sqlite3 libsqlite3.so.0; do
+			objs+=("$BUILD/real-arm64/$f/$o")
+			printf 'file %s/real-%s/%s %s 0755 0 0\n' "$dir" "$f" "$o" "$(rt "${objs[-1]}")"
+		done
+	done
+	needed_libs "${objs[@]}"
+}
 # needed_libs OBJECT...: the C library's objects that they need, besides
 # libc.so.6 and the dynamic linker, as initramfs list lines.
 needed_libs() {
@@ -116,16 +132,10 @@ if [ -n "$bench" ]; then {
 	printf 'file /bench/list %s 0644 0 0\n' "$(rt "$out/bench.list")"
 	printf 'file /bench/arm64-chains %s 0755 0 0\n' "$(rt "$out/arm64-chains")"
 	printf 'file /bench/real.sql %s 0644 0 0\n' "$(rt "$TOP/workloads/real.sql")"
-	real_objs=()
 	for f in pac fppac; do
 		printf 'file /bench/deep-%s %s 0755 0 0\n' "$f" "$(rt "$BUILD/workloads-arm64/deep-$f")"
-		printf 'dir /bench/real-%s 0755 0 0\n' "$f"
-		for o in sqlite3 libsqlite3.so.0; do
-			real_objs+=("$BUILD/real-arm64/$f/$o")
-			printf 'file /bench/real-%s/%s %s 0755 0 0\n' "$f" "$o" "$(rt "${real_objs[-1]}")"
-		done
 	done
-	needed_libs "${real_objs[@]}"
+	real_builds /bench pac fppac
 } > "$list"; else {
 	printf 'dir /dev 0755 0 0\nnod /dev/console 0600 0 0 c 5 1\n'
 	printf 'dir %s 0755 0 0\n' /proc /sys /tmp /lib /lib/aarch64-linux-gnu /sframe
@@ -141,16 +151,8 @@ if [ -n "$bench" ]; then {
 			printf 'file /chains/%s %s 0755 0 0\n' "$c" "$(rt "$BUILD/workloads-arm64/$c")"
 		done
 		printf 'file /chains/real.sql %s 0644 0 0\n' "$(rt "$TOP/workloads/real.sql")"
-		real_objs=()
-		for f in "${reals[@]}"; do
-			printf 'dir /chains/real-%s 0755 0 0\n' "$f"
-			for o in sqlite3 libsqlite3.so.0; do
-				real_objs+=("$BUILD/real-arm64/$f/$o")
-				printf 'file /chains/real-%s/%s %s 0755 0 0\n' "$f" "$o" "$(rt "${real_objs[-1]}")"
-			done
-		done
-		# The C library's other objects that they need (libc.so.6 is there).
-		needed_libs "${real_objs[@]}"
+		# With the C library's other objects that they need (libc.so.6 is there).
+		real_builds /chains "${reals[@]}"
 	fi
 	(cd "$tests/sframe" && find . -type f | sort) | while read -r f; do
 		printf 'file /sframe/%s %s 0755 0 0\n' "${f#./}" "$(rt "$tests/sframe/${f#./}")"

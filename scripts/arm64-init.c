@@ -83,6 +83,36 @@ static void mount_fs(const char *src, const char *dst, const char *type)
 		       strerror(errno));
 }
 
+/*
+ * Run @argv[0] in @dir with @envp, polling every @poll_us for its end; kill
+ * it once it has run for more than @limit seconds from @start.  Returns 1
+ * if it was killed so, with its wait status in @status.
+ */
+static int run_timed(char *const argv[], char *const envp[], const char *dir,
+		     time_t start, int limit, useconds_t poll_us, int *status)
+{
+	pid_t pid = fork(), w;
+
+	if (!pid) {
+		if (chdir(dir))
+			_exit(126);
+		execve(argv[0], argv, envp);
+		printf("error execve %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		w = waitpid(pid, status, WNOHANG);
+		if (w == pid || w < 0)
+			return 0;
+		if (time(NULL) - start > limit) {
+			kill(pid, SIGKILL);
+			waitpid(pid, status, 0);
+			return 1;
+		}
+		usleep(poll_us);
+	}
+}
+
 static char results[MAX_TESTS][160];
 
 #define CHAIN_ARGS	16
@@ -101,7 +131,6 @@ static void run_chains(int limit, const char *seconds)
 		time_t start = time(NULL);
 		int status = 0, timed_out = 0, n = 1;
 		char *name, *word, *save;
-		pid_t pid, w;
 
 		line[strcspn(line, "\n")] = '\0';
 		name = strtok_r(line, " ", &save);
@@ -116,26 +145,8 @@ static void run_chains(int limit, const char *seconds)
 		}
 		argv[n] = NULL;
 		printf("#== chains begin %s\n", name);
-		pid = fork();
-		if (!pid) {
-			if (chdir("/chains"))
-				_exit(126);
-			execve(argv[0], argv, envp);
-			printf("error execve %s: %s\n", argv[0], strerror(errno));
-			_exit(127);
-		}
-		for (;;) {
-			w = waitpid(pid, &status, WNOHANG);
-			if (w == pid || w < 0)
-				break;
-			if (time(NULL) - start > limit) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-				timed_out = 1;
-				break;
-			}
-			usleep(50000);
-		}
+		timed_out = run_timed(argv, envp, "/chains", start, limit, 50000,
+				      &status);
 		if (timed_out)
 			printf("error the sampler timed out after %d s\n", limit);
 		printf("sampler exit %d seconds %ld\n",
@@ -247,7 +258,6 @@ static void run_bench(int limit)
 		char *label, *word, *save, tl[512];
 		double us, total = 0;
 		FILE *t;
-		pid_t pid, w;
 
 		line[strcspn(line, "\n")] = '\0';
 		label = strtok_r(line, " ", &save);
@@ -261,26 +271,8 @@ static void run_bench(int limit)
 		if (trace_write("trace", "") || trace_write("tracing_on", "1"))
 			printf("error the tracer could not be started\n");
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		pid = fork();
-		if (!pid) {
-			if (chdir("/bench"))
-				_exit(126);
-			execve(argv[0], argv, envp);
-			printf("error execve %s: %s\n", argv[0], strerror(errno));
-			_exit(127);
-		}
-		for (;;) {
-			w = waitpid(pid, &status, WNOHANG);
-			if (w == pid || w < 0)
-				break;
-			if (time(NULL) - start > limit) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-				timed_out = 1;
-				break;
-			}
-			usleep(20000);
-		}
+		timed_out = run_timed(argv, envp, "/bench", start, limit, 20000,
+				      &status);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		trace_write("tracing_on", "0");
 		t = fopen(TRACING "trace", "r");
@@ -377,35 +369,15 @@ int main(void)
 
 	for (i = 0; i < nr; i++) {
 		char path[128];
+		char *argv[] = { path, NULL };
+		char *envp[] = { stress_env, "PATH=/sframe", NULL };
 		time_t start = time(NULL);
-		int status = 0, timed_out = 0;
-		pid_t pid, w;
+		int status = 0, timed_out;
 
 		snprintf(path, sizeof(path), "/sframe/%.63s", names[i]);
 		printf("#== begin %s\n", names[i]);
-		pid = fork();
-		if (!pid) {
-			char *argv[] = { path, NULL };
-			char *envp[] = { stress_env, "PATH=/sframe", NULL };
-
-			if (chdir("/sframe"))
-				_exit(126);
-			execve(path, argv, envp);
-			printf("execve %s: %s\n", path, strerror(errno));
-			_exit(127);
-		}
-		for (;;) {
-			w = waitpid(pid, &status, WNOHANG);
-			if (w == pid || w < 0)
-				break;
-			if (time(NULL) - start > atoi(limit)) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-				timed_out = 1;
-				break;
-			}
-			usleep(100000);
-		}
+		timed_out = run_timed(argv, envp, "/sframe", start, atoi(limit),
+				      100000, &status);
 		printf("#== end %s\n", names[i]);
 		if (timed_out)
 			snprintf(results[i], sizeof(results[i]),
