@@ -787,10 +787,8 @@ def write_results(rep, path, text):
         f.write('\n'.join(rep.raw) + '\n\n' + text + '\n')
 
 
-def arm64_report(args):
-    rep = Report()
-    deep, real = arm64_section(rep, args.dir)
-    rep.out(arm64_line(deep, real))
+def finish(rep, args):
+    """Print the report, write it to --results, report its errors; the exit code."""
     text = '\n'.join(rep.lines)
     print(text)
     if args.results:
@@ -798,6 +796,13 @@ def arm64_report(args):
     for e in rep.errors:
         print('!!! ' + e, file=sys.stderr)
     return 1 if rep.errors else 0
+
+
+def arm64_report(args):
+    rep = Report()
+    deep, real = arm64_section(rep, args.dir)
+    rep.out(arm64_line(deep, real))
+    return finish(rep, args)
 
 
 def report(args):
@@ -827,13 +832,7 @@ def report(args):
         rep.out(arm64_line(*arm64))
     rep.out('per-frame SFrame/FP: deep %.2fx, real %.2fx' % (
         h.get('deep', float('nan')), h.get('real', float('nan'))))
-    text = '\n'.join(rep.lines)
-    print(text)
-    if args.results:
-        write_results(rep, args.results, text)
-    for e in rep.errors:
-        print('!!! ' + e, file=sys.stderr)
-    return 1 if rep.errors else 0
+    return finish(rep, args)
 
 
 def main():
