@@ -9,7 +9,11 @@
  * -O2 and without sanitizers or read counting: "user memory" is this
  * process's memory and copy_from_user() is a bounds check and a memcpy().
  * Only the reader's public API is called (sframe_decode_header(),
- * sframe_lookup(), sframe_validate_section()).
+ * sframe_fde_table_build(), sframe_lookup(), sframe_validate_section()).
+ * As in the kernel, whose section cache holds it, sframe_lookup() searches
+ * the FDEs through the section's FDE table (sframe_cache_fdes() below
+ * stands for the cache), made before the lookups as the first lookup in a
+ * section makes it.
  *
  *   sframe_scale [-v] [-n LOOKUPS] [-t] FDES:FRES ...
  *
@@ -23,7 +27,8 @@
  * then run each measured loop once:
  *
  *   null     the loop with a call that does nothing (the baseline)
- *   frame    sframe_lookup(), a fresh walk budget per lookup
+ *   frame    sframe_lookup(), a fresh walk budget per lookup, through
+ *            the section's FDE table
  *   orc4096  PROTOTYPE, not the series: an ORC-style table (one u32 per
  *   orc256   4096- or 256-byte block of text: the first FDE that covers
  *            it) narrows the FDE index to the functions of the IP's block,
@@ -37,7 +42,8 @@
  * Prints one line per section, "key=value" words:
  *   fdes fres lookups text (bytes) section (bytes) probes (FDE probes of
  *   the binary search per lookup) read (FREs read per lookup) e2big
- *   orc4096/orc256: entries (of the table), probes; ns_MODE with -t.
+ *   orc4096/orc256: entries (of the table), probes; fdetable (bytes of
+ *   the reader's FDE table, 0 without one); ns_MODE with -t.
  * Exits 1 when an answer is wrong.
  */
 #include "kernel/unwind/sframe.c"
@@ -74,6 +80,45 @@ void harness_printk(const char *fmt, ...)
 
 /* The "user memory": the one section, at its address in this process. */
 static unsigned long mem_start, mem_end;
+
+/*
+ * The FDE table of the section being measured: the kernel's cache's.  A
+ * reader without FDE tables (before the series' "Search the FDE index
+ * through a table of text blocks") searches the whole index.
+ */
+#ifdef SFRAME_FDE_TABLE_MAX
+static const struct sframe_section *fdes_sec;
+static struct sframe_fde_table *fdes_tbl;
+
+const struct sframe_fde_table *sframe_cache_fdes(struct sframe_section *sec)
+{
+	return sec == fdes_sec ? fdes_tbl : NULL;
+}
+
+/* Make the table of @sec; its bytes, 0 if it has none. */
+static size_t fdes_build(struct sframe_section *sec)
+{
+	fdes_sec = sec;
+	fdes_tbl = sframe_fde_table_build(sec);
+	return fdes_tbl ? sizeof(*fdes_tbl) +
+			  (fdes_tbl->blocks + 1) * sizeof(fdes_tbl->first[0]) : 0;
+}
+
+static void fdes_free(void)
+{
+	kvfree(fdes_tbl);
+	fdes_tbl = NULL;
+}
+#else
+static size_t fdes_build(struct sframe_section *sec)
+{
+	return 0;
+}
+
+static void fdes_free(void)
+{
+}
+#endif
 
 unsigned long copy_from_user(void *to, const void __user *from,
 			     unsigned long n)
@@ -385,6 +430,7 @@ int main(int argc, char **argv)
 		unsigned long probes = 0, probes4096 = 0, probes256 = 0;
 		unsigned long reads = 0, e2big = 0;
 		unsigned int fdes, fres, n, i;
+		size_t fdetable;
 		struct synth s;
 		unsigned long *ips;
 		char label[64];
@@ -408,6 +454,7 @@ int main(int argc, char **argv)
 				fdes, fres, ret);
 			return 1;
 		}
+		fdetable = fdes_build(&s.sec);
 		orc_build(&orc4096, &s);
 		orc_build(&orc256, &s);
 
@@ -441,11 +488,11 @@ int main(int argc, char **argv)
 			probes256 += k;
 		}
 
-		printf("fdes=%u fres=%u lookups=%u text=%lu section=%zu probes=%.3f read=%.3f e2big=%lu orc4096_entries=%lu orc4096_probes=%.3f orc256_entries=%lu orc256_probes=%.3f",
+		printf("fdes=%u fres=%u lookups=%u text=%lu section=%zu probes=%.3f read=%.3f e2big=%lu orc4096_entries=%lu orc4096_probes=%.3f orc256_entries=%lu orc256_probes=%.3f fdetable=%zu",
 		       fdes, fres, n, s.text_len, s.len, (double)probes / n,
 		       (double)reads / n, e2big, orc4096.entries,
 		       (double)probes4096 / n, orc256.entries,
-		       (double)probes256 / n);
+		       (double)probes256 / n, fdetable);
 
 		for (k = 0; k < ARRAY_SIZE(modes); k++) {
 			if (timing) {
@@ -477,6 +524,7 @@ int main(int argc, char **argv)
 		fflush(stdout);
 
 		free(ips);
+		fdes_free();
 		free(orc4096.tbl);
 		free(orc256.tbl);
 		synth_free(&s);
