@@ -19,7 +19,7 @@
 
 out=$BUILD/sframe-inputs
 mkdir -p "$out"
-[ -d "$TREE/.git" ] || "$TOP/scripts/tree.sh"
+[ -e "$TREE/.git" ] || "$TOP/scripts/tree.sh"
 
 in_root make -s -C workloads
 "$TOP/scripts/real.sh" > "$out/real.log" 2>&1 ||

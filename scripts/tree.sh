@@ -12,7 +12,7 @@ stage "series applies to the base"
 touch "$TOP/patches/series"
 npatches=$(series_patches | wc -l)
 
-if [ -d "$TREE/.git" ]; then
+if [ -e "$TREE/.git" ]; then
 	if [ "$(tree_ids | sort)" = "$(series_ids | sort)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
 		info "build/linux already is base + the $npatches patches of patches/series"
 		exit 0
