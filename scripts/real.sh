@@ -4,7 +4,8 @@
 #   scripts/real.sh --arm64 [FLAVOUR...]
 # Fetches the pinned Debian source package with apt-get source, once: it is
 # kept under ~/.cache/linux-sframe/src/. Checks it (the .dsc's sha256 is
-# pinned, the .dsc gives the sha256 of the other files), unpacks it with
+# pinned, the .dsc gives the sha256 of the other files: scripts/debsrc-lib.sh,
+# which scripts/glibc.sh shares), unpacks it with
 # Debian's patches into build/real/src, generates sqlite3's amalgamation
 # there (sqlite3.c, shell.c; configure and make, with the JimTcl that
 # sqlite3 bundles: no tclsh needed) and builds, with workloads/Makefile's
@@ -22,6 +23,7 @@
 # Each step is skipped when its result is up to date (a new real.pin redoes
 # all of them); compiles go through ccache.
 . "$(dirname "$0")/lib.sh"
+. "$TOP/scripts/debsrc-lib.sh"
 
 # shellcheck source=../real.pin
 . "$TOP/real.pin"
@@ -39,87 +41,9 @@ if [ "${1:-}" = --arm64 ]; then
 	"$TOP/scripts/root-install.sh" $ARM64_PACKAGES
 fi
 
-# fetch VERSION DIR: apt-get source --download-only in the root, from a
-# deb-src line for the root's own mirror, with apt lists of its own (the
-# root's binary package lists stay as they are); the files end up in DIR.
-fetch() {
-	local version=$1 dir=$2 dl=$ROOT/var/cache/sframe-real
-	rm -rf "$dl"
-	mkdir -p "$dl"
-	# apt's download user (_apt) writes here, as for base.sh.
-	chmod 777 "$dl"
-	# One-line style (what mmdebstrap writes today) or deb822 style.
-	{
-		sed -n 's/^deb /deb-src /p' "$ROOT/etc/apt/sources.list" 2>/dev/null
-		cat "$ROOT"/etc/apt/sources.list.d/*.sources 2>/dev/null |
-			awk '/^URIs:/ { u = $2 } /^Suites:/ { s = $2 } /^Components:/ { c = $2 }
-			     /^$/ && u { print "deb-src", u, s, c; u = "" }
-			     END { if (u) print "deb-src", u, s, c }'
-	} > "$dl/sources.list"
-	[ -s "$dl/sources.list" ] || die "no apt source in $ROOT/etc/apt"
-	# shellcheck disable=SC2016
-	in_root bash -c 'set -e; d=/var/cache/sframe-real; cd "$d"
-		o=(-o Dir::Etc::SourceList="$d/sources.list" -o Dir::Etc::SourceParts=/nonexistent
-		   -o Dir::State::Lists="$d/lists" -o Dir::Cache="$d/cache"
-		   -o Acquire::Check-Valid-Until=false)
-		mkdir -p lists/partial cache/archives/partial
-		apt-get "${o[@]}" update -qq
-		if ! apt-cache "${o[@]}" showsrc "$1" 2>/dev/null | grep -qxF "Version: $2"; then
-			echo "gone: $1 $2; newest: $(apt-cache "${o[@]}" showsrc "$1" |
-				sed -n "s/^Version: //p" | sort -V | tail -1)"
-			exit 3
-		fi
-		apt-get "${o[@]}" source --download-only -qq "$1=$2"' - "$package" "$version" ||
-		return
-	rm -rf "$dir"
-	mkdir -p "$dir"
-	find "$dl" -maxdepth 1 -type f -name "${package}_*" -exec mv -t "$dir" {} +
-	rm -rf "$dl"
-}
-
-# verify DIR VERSION SHA256: the .dsc has the pinned sha256 (none: not
-# checked), every file it lists has the sha256 it gives.
-verify() {
-	local dir=$1 version=$2 want=$3 dsc got
-	dsc=$dir/${package}_${version#*:}.dsc
-	[ -f "$dsc" ] || die "no $dsc"
-	got=$(sha256sum < "$dsc" | cut -d' ' -f1)
-	[ -z "$want" ] || [ "$got" = "$want" ] ||
-		die "checksum mismatch for $dsc: got $got, pinned $want"
-	awk '/^Checksums-Sha256:/ { on = 1; next } /^[^ ]/ { on = 0 }
-	     on && NF == 3 { print $1 "  " $3 }' "$dsc" > "$dir/sha256sums"
-	[ -s "$dir/sha256sums" ] || die "$dsc lists no Checksums-Sha256"
-	(cd "$dir" && sha256sum --quiet -c sha256sums) ||
-		die "a file of $package $version does not match its .dsc (in $dir)"
-	info "checked $(basename "$dsc") (sha256 $got) and the $(wc -l < "$dir/sha256sums") files it lists"
-}
-
 stage "real program ($package $version, real.pin)${arm64:+, arm64}"
-src=$CACHE/src/${package}_$version
-sha=$sha256
-if [ ! -f "$src/.complete" ]; then
-	rc=0 fetched=$src
-	fetch "$version" "$src" > "$CACHE/src-fetch.log" 2>&1 || rc=$?
-	if [ "$rc" = 3 ]; then
-		newest=$(sed -n 's/^gone: .*; newest: //p' "$CACHE/src-fetch.log")
-		[ -n "$newest" ] || die "$package is not in the registry at all"
-		warn "$package $version is gone from the registry; using $newest instead.
-    Update real.pin (version, and sha256 of the .dsc) once it passes."
-		version=$newest sha='' src=$CACHE/src/${package}_$newest
-		rc=0 fetched=
-		if [ ! -f "$src/.complete" ]; then
-			fetched=$src
-			fetch "$version" "$src" > "$CACHE/src-fetch.log" 2>&1 || rc=$?
-		fi
-	fi
-	if [ "$rc" != 0 ]; then
-		cat "$CACHE/src-fetch.log"
-		die "apt-get source $package=$version failed (exit $rc)"
-	fi
-	[ -z "$fetched" ] || info "fetched $(cd "$src" && echo "${package}"_*) into $src"
-fi
-verify "$src" "$version" "$sha"
-touch "$src/.complete"
+debsrc_get "$package" "$version" "$sha256" real.pin
+src=$DEBSRC_DIR version=$DEBSRC_VERSION
 
 # The unpacked and patched source, once per version and patch selection.
 want="$package $version skip: $SKIP_PATCHES"
