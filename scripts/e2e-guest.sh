@@ -3,7 +3,7 @@
 #   [--freq HZ] [--freq-of LABEL=HZ]... [--probe LABEL=POINT[,POINT]...]...
 #   [--walks] [--walk-functions LABEL=FUNC[,FUNC]...]...
 #   [--time-functions LABEL=FUNC[,FUNC]...]... [--flame LABEL=TEMPLATE]...
-#   [--no-throttle] OUTDIR RUN...
+#   [--dsoff LABEL]... [--no-throttle] OUTDIR RUN...
 #   or e2e-guest.sh --args-file FILE (those, one a line):
 # runs inside the guest (scripts/vm.sh). A RUN is
 # LABEL:CALLGRAPH:COMMAND; COMMAND (split into words at blanks, paths
@@ -25,6 +25,11 @@
 # without perf too; the same tracer, depth 1) into LABEL.calls.
 # --flame: LABEL's recording also becomes a flame graph, perf script report
 # flamegraph with d3-flame-graph's HTML TEMPLATE (a file the guest sees).
+# --dsoff: LABEL.txt has every frame's object with the offset in its file
+# (perf script -F +dsoff: "(/lib/libc.so.6+0x2a1ca)"), and no frames of
+# inlined functions (--no-inline: one line a frame, as the unwinder saw
+# it); the glibc stage looks the frames up in the objects' symbols and
+# SFrame sections with it.
 # Every perf script of the profiling pipeline runs here, in the guest.
 # --no-throttle sets kernel.perf_cpu_time_max_percent=0 (only in a guest!):
 # else the kernel lowers the sample rate for good once samples take long.
@@ -47,7 +52,7 @@ if [ "${1:-}" = --args-file ]; then
 		set -- "$@" "$a"
 	done < "$args"
 fi
-reports=' ' records=' ' sizes=' ' freq=999 freqs='' probes='' walks=0 wfuncs='' tfuncs='' flames=''
+reports=' ' records=' ' sizes=' ' dsoffs=' ' freq=999 freqs='' probes='' walks=0 wfuncs='' tfuncs='' flames=''
 nothrottle=0
 while :; do
 	case "$1" in
@@ -61,6 +66,7 @@ while :; do
 	--walk-functions) wfuncs="$wfuncs $2"; shift 2 ;;
 	--time-functions) tfuncs="$tfuncs $2"; shift 2 ;;
 	--flame) flames="$flames $2"; shift 2 ;;
+	--dsoff) dsoffs="$dsoffs$2 "; shift 2 ;;
 	--no-throttle) nothrottle=1; shift ;;
 	*) break ;;
 	esac
@@ -227,7 +233,10 @@ profile() { # LABEL CALLGRAPH COMMAND
 		return 0
 	fi
 	t1=$(date +%s)
-	perf script -i "$data" > "$tmp/$1.txt" 2>> "$log" || return 1
+	fields=
+	[ "${dsoffs#* "$1" }" = "$dsoffs" ] || fields='-F +dsoff --no-inline'
+	# shellcheck disable=SC2086 # the options, or nothing
+	perf script -i "$data" $fields > "$tmp/$1.txt" 2>> "$log" || return 1
 	echo "    (perf record $((t1 - t0)) s, perf script $(($(date +%s) - t1)) s)" >> "$log"
 	if [ "${reports#* "$1" }" != "$reports" ]; then
 		perf report -i "$data" --stdio --no-children --percent-limit 5 \

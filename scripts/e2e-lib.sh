@@ -125,7 +125,7 @@ e2e_boot() {
 	while :; do
 		case "$1" in
 		--report|--record-only|--size-only|--freq|--freq-of|--probe|--walk-functions|\
-		--time-functions|--flame)
+		--time-functions|--flame|--dsoff)
 			opts+=("$1" "$2"); shift 2 ;;
 		--walks|--no-throttle) opts+=("$1"); shift ;;
 		*) break ;;
