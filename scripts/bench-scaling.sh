@@ -49,7 +49,8 @@
 . "$(dirname "$0")/lib.sh"
 . "$TOP/scripts/harness-lib.sh"
 
-out=$BUILD/bench-scaling
+# SCALE_OUT: elsewhere than build/bench-scaling (another SFRAME_TREE).
+out=${SCALE_OUT:-$BUILD/bench-scaling}
 mode=${1:-bench}
 
 # build_driver: build/bench-scaling/sframe_scale, -O2 as the kernel, against

@@ -4,7 +4,7 @@
   bench.py runs --reps N [--rounds N] [--execs N] [--sections N] [--profile]
                REAL-ARGS
   bench.py options --reps N [--profile]
-  bench.py report [--results FILE] [--arm64 DIR] DIR...
+  bench.py report [--results FILE] [--scaling FILE] [--arm64 DIR] DIR...
   bench.py arm64-runs --reps N [--rounds N] REAL-ARGS
   bench.py arm64-report [--results FILE] DIR
 
@@ -36,9 +36,14 @@ interleaved, in an order that rotates by one from one repetition to the
 next. "report" reads the runs of each DIR (one boot each, named for the
 guest clock: icount, realtime) and prints the tables; the last line is
 
-  per-frame SFrame/FP: deep X.XXx, real Y.YYx
+  per-frame SFrame/FP: deep X.XXx, real Y.YYx; exec Z.ZZ%; lookup growth W.WWx
 
-the medians of the first DIR (icount, the repeatable clock); with --arm64,
+the medians of the first DIR (icount, the repeatable clock): per frame,
+SFrame/FP; what SFrame costs an exec; and, with --scaling (make
+bench-scaling's table.txt), the instructions of a lookup in 10^6 FDEs over
+those in 10^3 ("-" without it). The profile runs also give the cost of an
+on-demand probe (sframe_probe()) and the memory of the sections' caches
+(trace event sframe:sframe_cache). With --arm64,
 the arm64 guest's runs of scripts/bench-arm64.sh in DIR (DIR/bench/LABEL)
 add their table, and the line just above that one
 
@@ -107,7 +112,10 @@ def rotate(names, rep):
 # each called once per frame or less (the others are inlined or not
 # traceable); each traced call costs the tracer about 1600 instructions,
 # which the report takes off again.
-PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_lookup', 'sframe_decode_fda',
+# Those the kernel does not have (another version, or inlined) are left out
+# by e2e-guest.sh.
+PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_probe', 'sframe_cache_find',
+                 'sframe_lookup', 'sframe_lookup_range', 'sframe_decode_fda',
                  'sframe_scan_fres', 'sframe_put', 'unwind_user_next_common',
                  'unwind_user_sigreturn_frame', 'unwind_user_call_before',
                  'unwind_user_uretprobe_frame')
@@ -527,6 +535,7 @@ class Report:
                 share = [100.0 * x / c for x, c in zip(extra, cpu['nophdr'])]
                 self.out('  %-8s registering and freeing the section: %s us an exec, %s%% of an'
                          ' exec' % (clock, spread(extra, '%.2f'), spread(share, '%.2f')))
+                self.headline.setdefault(clock, {})['exec'] = med(share)
         self.out()
 
     def exec_n(self, dirs):
@@ -556,6 +565,31 @@ class Report:
                 spread([float(m.group(4)) for m in rows], '%.1f'),
                 spread([float(m.group(5)) for m in rows], '%.1f')))
         self.out()
+
+
+CACHE_EVENT = re.compile(r'sframe_cache: text_start=\S+ text_end=\S+ fdes=(\d+) '
+                         r'cache_bytes=(\d+) table_bytes=(\d+)')
+
+
+def cache_events(path):
+    """(FDEs, cache bytes, table bytes) of the sections whose cache the run
+    made, from the sframe:sframe_cache events in its trace, biggest first."""
+    try:
+        text = read(path)
+    except Missing:
+        return []
+    return sorted({tuple(int(x) for x in m.groups()) for m in CACHE_EVENT.finditer(text)},
+                  reverse=True)
+
+
+def scaling_growth(path):
+    """The lookup growth from 10^3 to 10^6 FDEs of make bench-scaling's
+    table, or None."""
+    try:
+        m = re.search(r'^lookup 10\^3 -> 10\^6 FDEs: ([0-9.]+)x', read(path), re.M)
+    except Missing:
+        return None
+    return float(m.group(1)) if m else None
 
 
 def tracer_share(d):
@@ -616,18 +650,28 @@ def profile(rep, dirs):
             return 0.0
         return (t[1] - c * t[2] - h * t[0]) * 1e3 / per[p]['frames']
 
+    def lookup(p):
+        # sframe_lookup_range() where the kernel has it (the cache's misses)
+        return body(p, 'sframe_lookup') + body(p, 'sframe_lookup_range')
+
+    def below_find(p):
+        # what sframe_find() calls for the rules: the cache, or the lookup
+        return body(p, 'sframe_cache_find') or lookup(p)
+
     rows = [
         ('walk (timed alone)', lambda p: per[p]['plain'] * 1e3 * per[p]['walks'] / per[p]['frames']),
         ('sframe_find', lambda p: body(p, 'sframe_find')),
         ('  sframe_get: registry lookup, reference', lambda p: body(p, 'sframe_get')),
-        ('  sframe_lookup', lambda p: body(p, 'sframe_lookup')),
-        ('    its own: FDE binary search', lambda p: body(p, 'sframe_lookup') -
+        ('  sframe_probe: objects found on demand', lambda p: body(p, 'sframe_probe')),
+        ('  sframe_cache_find: rule cache', lambda p: body(p, 'sframe_cache_find')),
+        ('  sframe_lookup(_range): lookups that miss', lookup),
+        ('    its own: FDE search', lambda p: lookup(p) -
          body(p, 'sframe_decode_fda') - body(p, 'sframe_scan_fres')),
         ('    sframe_decode_fda: attribute record', lambda p: body(p, 'sframe_decode_fda')),
         ('    sframe_scan_fres: FRE scan', lambda p: body(p, 'sframe_scan_fres')),
         ('  sframe_put', lambda p: body(p, 'sframe_put')),
-        ('  its own: probe, checks', lambda p: body(p, 'sframe_find') - body(p, 'sframe_get') -
-         body(p, 'sframe_lookup') - body(p, 'sframe_put')),
+        ('  its own: checks', lambda p: body(p, 'sframe_find') - body(p, 'sframe_get') -
+         body(p, 'sframe_probe') - below_find(p) - body(p, 'sframe_put')),
         ('unwind_user_sigreturn_frame', lambda p: body(p, 'unwind_user_sigreturn_frame')),
         ('unwind_user_call_before', lambda p: body(p, 'unwind_user_call_before')),
         ('unwind_user_next_common: rules, reads', lambda p: body(p, 'unwind_user_next_common')),
@@ -646,6 +690,22 @@ def profile(rep, dirs):
     rep.out('  %-40s %14s %14s %14s %14s' % ('', *PROFILES))
     for name, fn in rows:
         rep.out('  %-40s %14s %14s %14s %14s' % (name, *('%.0f' % fn(p) for p in PROFILES)))
+    # The first sample in an object: sframe_probe() (its program headers
+    # from the page cache, the registration, the header check), per call.
+    t = per['real-sframe']['tot'].get('sframe_probe')
+    if t and t[0]:
+        us = (t[1] - c * t[2] - h * t[0]) / t[0]
+        rep.out('on-demand probe (sframe_probe(): an object\'s first sample, its program headers from')
+        rep.out('the page cache, registration, header check): %d probes in the real program\'s run,'
+                ' %.2f us a probe (icount)' % (t[0], us))
+        rep.headline['probe_us'] = us
+    # The memory each section's first lookup allocated (trace event
+    # sframe:sframe_cache), charged to the memcg.
+    for p in ('deep100-sframe', 'real-sframe'):
+        ev = cache_events(os.path.join(d, 'prof-%s.walks' % p))
+        if ev:
+            rep.out('memory of a section from its first lookup, %s: %s' % (p, '; '.join(
+                '%d FDEs: cache %d B + FDE table %d B' % e for e in ev)))
     for p in PROFILES:
         t = per[p]['tot']
         rep.raw.append('icount    prof-%-17s walks %d frames %.0f plain_us %.3f %s' % (
@@ -830,8 +890,10 @@ def report(args):
         rep.out('per-frame SFrame/FP with the other clock, %s' % '; '.join(others))
     if arm64:
         rep.out(arm64_line(*arm64))
-    rep.out('per-frame SFrame/FP: deep %.2fx, real %.2fx' % (
-        h.get('deep', float('nan')), h.get('real', float('nan'))))
+    growth = scaling_growth(args.scaling) if args.scaling else None
+    rep.out('per-frame SFrame/FP: deep %.2fx, real %.2fx; exec %.2f%%; lookup growth %s' % (
+        h.get('deep', float('nan')), h.get('real', float('nan')), h.get('exec', float('nan')),
+        '%.2fx' % growth if growth is not None else '-'))
     return finish(rep, args)
 
 
@@ -850,6 +912,7 @@ def main():
     p.add_argument('--profile', action='store_true')
     p = sub.add_parser('report')
     p.add_argument('--results')
+    p.add_argument('--scaling', help="make bench-scaling's table (its lookup growth)")
     p.add_argument('--arm64', metavar='DIR')
     p.add_argument('dirs', nargs='+', metavar='DIR')
     p = sub.add_parser('arm64-runs')

@@ -28,7 +28,10 @@
 # cost on arm64 (scripts/bench-arm64.sh: its own kernel, one boot under
 # qemu-system-aarch64 -icount, deep and real; BENCH_ARM64=0: not). It ends
 # with "arm64 per-frame SFrame/FP: deep X.XXx, real Y.YYx", then
-# "per-frame SFrame/FP: deep X.XXx, real Y.YYx" (icount medians, both).
+# "per-frame SFrame/FP: deep X.XXx, real Y.YYx; exec Z.ZZ%; lookup growth
+# W.WWx" (icount medians; exec: what registering and freeing the section
+# costs an exec; lookup growth: make bench-scaling's, 10^3 to 10^6 FDEs).
+# BENCH_OUT, SCALE_OUT: elsewhere than build/bench, build/bench-scaling.
 # Raw numbers: build/bench/results.txt; runs: build/bench/CLOCK/ (arm64:
 # build/bench-arm64/). --no-boot reports on the runs of the last boot again.
 . "$(dirname "$0")/lib.sh"
@@ -40,7 +43,9 @@ if [ "${1:-}" = --arm64 ]; then
 fi
 e2e_parse_args "$@"
 e2e_config
-out=$BUILD/bench
+# BENCH_OUT: the runs and results elsewhere than build/bench (a second
+# kernel, SFRAME_TREE and SFRAME_KOBJ, benched beside).
+out=${BENCH_OUT:-$BUILD/bench}
 reps=${BENCH_REPS:-3}
 read -ra clocks <<<"${BENCH_CLOCKS:-icount realtime}"
 t0=$(date +%s)
@@ -91,15 +96,18 @@ info "took $(( $(date +%s) - t0 )) s; raw numbers: ${out#"$TOP"/}/results.txt"
 # Lookup scaling in user space (make bench-scaling, about 2 min), before
 # the report so that the report's line stays the last; BENCH_SCALING=0
 # leaves it out, --no-boot shows its last tables.
+scaling=${SCALE_OUT:-$BUILD/bench-scaling}
 if [ "${BENCH_SCALING:-1}" = 1 ]; then
 	if [ "$boot" = 1 ]; then
 		"$TOP/scripts/bench-scaling.sh"
-	elif [ -d "$BUILD/bench-scaling" ]; then
+	elif [ -d "$scaling" ]; then
 		"$TOP/scripts/bench-scaling.sh" --report
 	fi
 fi
-# Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx", the arm64
-# one just above it.
-arm64=()
+# Its last line: "per-frame SFrame/FP: deep X.XXx, real Y.YYx; exec Z.ZZ%;
+# lookup growth W.WWx" (the growth from make bench-scaling's last table),
+# the arm64 one just above it.
+arm64=() growth=()
 [ "${BENCH_ARM64:-1}" = 0 ] || [ ! -d "$BUILD/bench-arm64/bench" ] || arm64=(--arm64 "$BUILD/bench-arm64")
-"$TOP/scripts/bench.py" report --results "$out/results.txt" "${arm64[@]}" "${clocks[@]/#/$out/}"
+[ ! -f "$scaling/table.txt" ] || growth=(--scaling "$scaling/table.txt")
+"$TOP/scripts/bench.py" report --results "$out/results.txt" "${growth[@]}" "${arm64[@]}" "${clocks[@]/#/$out/}"

@@ -114,10 +114,19 @@ functions_of() {
 		case "$p" in "$2="*) echo "${p#*=}" | tr ',' '\n' ;; esac
 	done
 }
-# trace_start FILTER GRAPH DEPTH: trace the functions FILTER (one a line),
-# calls of GRAPH and what they call up to DEPTH (0: all).
+# traceable LIST: the functions of LIST (one a line) that the tracer knows:
+# another kernel may not have some, or have them inlined.
+traceable() {
+	printf '%s\n' "$1" | while read -r f; do
+		! grep -q "^$f\( \|\$\)" $T/available_filter_functions || echo "$f"
+	done
+}
+# trace_start FILTER GRAPH DEPTH: trace the functions FILTER (one a line)
+# that the kernel has, calls of GRAPH and what they call up to DEPTH (0: all).
 trace_start() {
-	printf '%s\n' "$1" > $T/set_ftrace_filter &&
+	# None would trace every function.
+	filter=$(traceable "$1") && [ -n "$filter" ] &&
+	printf '%s\n' "$filter" > $T/set_ftrace_filter &&
 	printf '%s\n' "$2" > $T/set_graph_function &&
 	echo "$3" > $T/max_graph_depth &&
 	: > $T/trace && echo 1 > $T/tracing_on
@@ -131,9 +140,17 @@ trace_stop() {
 	echo "    $(grep -c '()' "$1") calls traced, $lost lost" >> "$log"
 	[ "$lost" = 0 ]
 }
+# sframe_events 1|0: the kernel's sframe: trace events on or off (each
+# probe of an object, each section's first lookup with the memory of its
+# cache and FDE table), where the kernel has them.
+sframe_events() {
+	[ ! -e $T/events/sframe/enable ] || echo "$1" > $T/events/sframe/enable
+}
 walks_start() { # LABEL
 	funcs=$(functions_of "$wfuncs" "$1")
 	if [ -n "$funcs" ]; then
+		# With the walk's functions, the sframe: events too.
+		sframe_events 1 &&
 		trace_start "unwind_user
 $funcs" unwind_user 0
 	else
@@ -142,7 +159,7 @@ $funcs" unwind_user 0
 }
 walks_stop() { # LABEL
 	if [ -n "$funcs" ]; then
-		trace_stop "$tmp/$1.walks"
+		trace_stop "$tmp/$1.walks" && sframe_events 0
 	else
 		trace_stop "$tmp/$1.walks" ' unwind_user();'
 	fi
