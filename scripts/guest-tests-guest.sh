@@ -3,9 +3,11 @@
 # installed kselftests of $1 (build/kselftest) with their own runner,
 # run_kselftest.sh: its TAP (one result a program) in $2/kselftest.tap and
 # each program's own TAP in $2/kselftest/NAME (--per-test-log). $3: how long
-# the stress test runs (SFRAME_STRESS_SEC, seconds).
+# the stress test runs (SFRAME_STRESS_SEC, seconds); $4, if given: seconds
+# each program may run (run_kselftest.sh --override-timeout).
 tests=$1 out=$2
 export SFRAME_STRESS_SEC="${3:-10}"
+set -- ${4:+--override-timeout "$4"}
 dmesg > "$out/dmesg"
 # The per-test logs are written a byte at a time (kselftest/prefix.pl):
 # on the guest's tmpfs, not through 9p to build/, where that costs seconds,
@@ -16,7 +18,7 @@ if [ -x "$tests/run_kselftest.sh" ]; then
 	(while sleep 10; do cp -r "$logs/." "$out/kselftest/"; done) &
 	copier=$!
 	# sframe/settings (the series') gives each program 300 s, not 45.
-	"$tests/run_kselftest.sh" --per-test-log "$logs" > "$out/kselftest.tap" 2>&1
+	"$tests/run_kselftest.sh" --per-test-log "$logs" "$@" > "$out/kselftest.tap" 2>&1
 	echo "$?" > "$out/kselftest.rc"
 	kill "$copier"
 	cp -r "$logs/." "$out/kselftest/"

@@ -11,7 +11,8 @@
 . "$TOP/scripts/e2e-lib.sh"
 
 # SFRAME_KSELFTEST, SFRAME_GUEST_OUT: the tests and the results elsewhere
-# (make mainline's boot).
+# (make mainline's boot, make stress). KSELFTEST_TIMEOUT: seconds a program
+# may run, instead of its settings file's (make stress).
 tests=${SFRAME_KSELFTEST:-$BUILD/kselftest${VARIANT:+-$VARIANT}}
 out=${SFRAME_GUEST_OUT:-$BUILD/guest-tests${VARIANT:+-$VARIANT}}
 rm -rf "$out"
@@ -30,6 +31,8 @@ timeout=${VM_TIMEOUT:-1500}
 if [ "${VARIANT:-}" = debug ]; then
 	append=(--append no5lvl)
 	timeout=${VM_TIMEOUT:-2400}
+	# The fail-nth sweeps (sframe_fault_test) take minutes on this kernel.
+	KSELFTEST_TIMEOUT=${KSELFTEST_TIMEOUT:-1200}
 fi
 # The stress kselftest's run, STRESS_SEC here, SFRAME_STRESS_SEC in the
 # guest: longer on the debug kernel, whose checkers are what it is for.
@@ -44,7 +47,8 @@ if [ "${VARIANT:-}" = arm64 ]; then
 	"$TOP/scripts/arm64-guest.sh" "$tests" "$out" "$stress" "$ARM64_CHAINS_SEC" || vmrc=1
 else
 	"$TOP/scripts/vm.sh" --log "$out/console.log" --timeout "$timeout" "${append[@]}" \
-		"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" >/dev/null || vmrc=1
+		"$TOP/scripts/guest-tests-guest.sh" "$tests" "$out" "$stress" \
+		${KSELFTEST_TIMEOUT:+"$KSELFTEST_TIMEOUT"} >/dev/null || vmrc=1
 fi
 [ -f "$out/dmesg" ] || die "the guest did not run the tests; log: ${out#"$TOP"/}/console.log"
 
