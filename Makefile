@@ -9,7 +9,7 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e real flame-tools bench bench-arm64 bench-scaling bisect export configs \
+	selftests-build guest paths e2e libc real flame-tools bench bench-arm64 bench-scaling bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -64,6 +64,8 @@ e2e: kernel            ## * perf callchains of three workload builds, with thres
 
 real: root             ## the real program of e2e (real.pin), built into build/real
 	@$(S)/real.sh
+libc: root             ## the glibc stage's C library (glibc.pin) with SFrame, built once into the root's /opt
+	@$(S)/glibc.sh
 flame-tools:           ## what the demo's flame graphs need: d3-flame-graph (npm), chromium
 	@$(S)/flame-tools.sh
 bench: kernel          ## not a test: the unwinder's time per frame, program, exec, memory costs (x86-64, arm64)
@@ -96,6 +98,6 @@ clean:                 ## remove build products, keep build/linux
 		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling build/bench-arm64 build/obj-arm64-bench build/b4 \
-		build/configs build/mainline
+		build/configs build/mainline build/glibc
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

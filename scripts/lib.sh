@@ -55,6 +55,9 @@ ARM64_PACKAGES="gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64
 # What the b4 stage adds to the root (scripts/root-install.sh, on first use):
 # the maintainers' tool that takes a series from a mailbox.
 B4_PACKAGES="b4"
+# What the glibc stage adds to the root (scripts/root-install.sh, on first
+# use): glibc's build wants GNU awk (the root has mawk).
+GLIBC_PACKAGES="gawk"
 
 ROOT=$CACHE/root-$ROOT_ID
 
