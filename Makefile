@@ -9,7 +9,7 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e libc real flame-tools bench bench-arm64 bench-scaling bisect export configs \
+	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -61,6 +61,8 @@ paths: kernel          ## * the workbench runs from a path with a space under /t
 	@$(S)/paths.sh
 e2e: kernel            ## * perf callchains of three workload builds, with thresholds
 	@$(S)/e2e.sh
+glibc: kernel          ## * perf callchains on a glibc built with SFrame (glibc.pin): signals, threads, guesses, sqlite3; against dwarf
+	@$(S)/glibc-e2e.sh
 
 real: root             ## the real program of e2e (real.pin), built into build/real
 	@$(S)/real.sh
@@ -98,6 +100,6 @@ clean:                 ## remove build products, keep build/linux
 		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling build/bench-arm64 build/obj-arm64-bench build/b4 \
-		build/configs build/mainline build/glibc
+		build/configs build/mainline build/glibc build/glibc-e2e
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -109,6 +109,13 @@ run_stage guest "$S/guest-tests.sh" || true
 run_stage paths "$S/paths.sh" || true
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage e2e "$S/e2e.sh" || true
+	# The same kernel on programs whose C library has SFrame too: glibc
+	# from Debian's source (glibc.pin), built once into the root (10 min
+	# on 2 idle cores, 29 beside kernel builds), then a boot of its own
+	# (2.5 min). SFRAME_CHECK_GLIBC=0 leaves it out of make check.
+	if [ "${SFRAME_CHECK_GLIBC:-1}" != 0 ]; then
+		run_stage glibc "$S/glibc-e2e.sh" || true
+	fi
 fi
 # The arm64 kernel (config/arm64.config), cross-built: its KUnit suites at
 # boot and the kselftests built for arm64, in one boot of
