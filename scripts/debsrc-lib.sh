@@ -94,5 +94,6 @@ debsrc_get() {
 	fi
 	debsrc_verify "$package" "$src" "$version" "$sha"
 	touch "$src/.complete"
+	# shellcheck disable=SC2034 # for the caller
 	DEBSRC_DIR=$src DEBSRC_VERSION=$version
 }

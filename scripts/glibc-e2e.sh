@@ -56,7 +56,7 @@ declare -A CMD=([real]="$bin/sqlite3 $REAL_ARGS" [signal]="$bin/sigprof 2" [thre
 declare -A COMM=([real]=sqlite3 [signal]=sigprof [threads]=threads [guesses]=guesses)
 # --call-graph dwarf copies 8 KiB of stack a sample by default: sqlite3's
 # main alone has a frame of 4.9 KiB, and its chains would all end there.
-declare -A DWARF=([real]=dwarf,16384 [signal]=dwarf [threads]=dwarf [guesses]=dwarf)
+declare -A DWARF=([real]="dwarf,16384" [signal]=dwarf [threads]=dwarf [guesses]=dwarf)
 
 if [ "$boot" = 1 ]; then
 	"$TOP/scripts/glibc.sh"
@@ -67,7 +67,7 @@ if [ "$boot" = 1 ]; then
 	t=$(date +%s)
 	in_root make -s -j"$(nproc)" -C workloads glibc GLIBC_PREFIX="$prefix" \
 		REAL_SRC="$BUILD/real/src"
-	info "built in $(( $(date +%s) - t )) s: $(cd "$TOP/$bin" && ls | xargs)"
+	info "built in $(( $(date +%s) - t )) s: $(cd "$TOP/$bin" && echo *)"
 	RUNS=() opts=(--walks)
 	for name in $CASES; do
 		RUNS+=("libc-$name:fp,defer:${CMD[$name]}" "libc-$name-dwarf:${DWARF[$name]}:${CMD[$name]}")
