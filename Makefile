@@ -9,7 +9,7 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
 	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling stress bisect export configs \
+	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling stress fault bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -76,6 +76,8 @@ bench-arm64: series    ## not a test: make bench's arm64 part alone (its own ker
 	@$(S)/bench.sh --arm64
 stress: series         ## not in make check: the stress kselftest for 10 min (STRESS_SEC) on the debug kernel
 	@$(S)/stress.sh
+fault: series          ## not in make check yet: the fail-nth sweeps (sframe_fault_test) on the debug kernel
+	@$(S)/fault.sh
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
 	@$(S)/bench-scaling.sh
 arm64: series          ## kernel, selftests-build and guest with VARIANT=arm64 (as make check runs them)
@@ -102,6 +104,6 @@ clean:                 ## remove build products, keep build/linux
 		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
 		build/fuzz-mutants build/bench-scaling build/bench-arm64 build/obj-arm64-bench build/b4 \
-		build/configs build/mainline build/glibc build/glibc-e2e build/stress
+		build/configs build/mainline build/glibc build/glibc-e2e build/stress build/fault
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

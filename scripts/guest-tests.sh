@@ -11,7 +11,7 @@
 . "$TOP/scripts/e2e-lib.sh"
 
 # SFRAME_KSELFTEST, SFRAME_GUEST_OUT: the tests and the results elsewhere
-# (make mainline's boot, make stress). KSELFTEST_TIMEOUT: seconds a program
+# (make mainline's boot, make stress, make fault). KSELFTEST_TIMEOUT: seconds a program
 # may run, instead of its settings file's (make stress).
 tests=${SFRAME_KSELFTEST:-$BUILD/kselftest${VARIANT:+-$VARIANT}}
 out=${SFRAME_GUEST_OUT:-$BUILD/guest-tests${VARIANT:+-$VARIANT}}
@@ -31,8 +31,6 @@ timeout=${VM_TIMEOUT:-1500}
 if [ "${VARIANT:-}" = debug ]; then
 	append=(--append no5lvl)
 	timeout=${VM_TIMEOUT:-2400}
-	# The fail-nth sweeps (sframe_fault_test) take minutes on this kernel.
-	KSELFTEST_TIMEOUT=${KSELFTEST_TIMEOUT:-1200}
 fi
 # The stress kselftest's run, STRESS_SEC here, SFRAME_STRESS_SEC in the
 # guest: longer on the debug kernel, whose checkers are what it is for.
