@@ -1,32 +1,19 @@
 #!/usr/bin/env bash
 # make fault: the fail-nth sweeps (sframe_fault_test, patch 50) on the debug
-# kernel (KASAN, UBSAN, lockdep, kmemleak, and fault injection: failslab,
-# fail_page_alloc, fail_usercopy), alone in one boot after the KUnit
-# suites, then two kmemleak scans; any report in the kernel log fails it.
-# Each registry operation is run with its 1st, 2nd, 3rd, ... allocation or
-# user copy failing, and checked after each (see the test's header).
-# Not in make check yet: under TCG its exec and fork sweeps take a few
-# seconds a point, about 20 minutes in all, over CI's budget beside the
-# debug stage. The exec sweeps try their first 64 points, then 1 in 8
-# (the test tries all with SFRAME_FAULT_FULL=1 in its environment). Results
-# in build/fault.
+# kernel, alone in one boot (scripts/debug-alone.sh); any report in the
+# kernel log fails it. Each registry operation is run with its 1st, 2nd,
+# 3rd, ... allocation or user copy failing, and checked after each (see the
+# test's header). Not in make check yet: under TCG its exec and fork
+# sweeps take a few seconds a point, about 20 minutes in all, over CI's
+# budget beside the debug stage. The exec sweeps try their first 64
+# points, then 1 in 8 (the test tries all with SFRAME_FAULT_FULL=1 in its
+# environment). Results in build/fault.
 . "$(dirname "$0")/lib.sh"
 
-export VARIANT=debug
 out=$BUILD/fault
 t0=$(date +%s)
-"$TOP/scripts/kernel.sh"
-"$TOP/scripts/selftests.sh"
-rm -rf "$out"
-mkdir -p "$out"
-# The debug kselftests with only the sweeps listed.
-cp -a "$BUILD/kselftest-debug" "$out/kselftest"
-echo 'sframe:sframe_fault_test' > "$out/kselftest/kselftest-list.txt"
-[ -x "$out/kselftest/sframe/sframe_fault_test" ] || die "no sframe_fault_test in build/kselftest-debug"
 rc=0
-SFRAME_KSELFTEST=$out/kselftest SFRAME_GUEST_OUT=$out/guest STRESS_SEC=1 \
-	KSELFTEST_TIMEOUT=${KSELFTEST_TIMEOUT:-5400} VM_TIMEOUT=${VM_TIMEOUT:-7200} \
-	"$TOP/scripts/guest-tests.sh" || rc=$?
+"$TOP/scripts/debug-alone.sh" sframe_fault_test "$out" 1 "${KSELFTEST_TIMEOUT:-5400}" || rc=$?
 stage "fail-nth sweeps, debug kernel: points per operation (TH_LOG of sframe_fault_test)"
 log=$out/guest/kselftest/sframe_fault_test
 [ -f "$log" ] || die "no log of the sweeps: ${log#"$TOP"/}"
