@@ -76,7 +76,7 @@ bench-arm64: series    ## not a test: make bench's arm64 part alone (its own ker
 	@$(S)/bench.sh --arm64
 stress: series         ## not in make check: the stress kselftest for 10 min (STRESS_SEC) on the debug kernel
 	@$(S)/stress.sh
-fault: series          ## not in make check yet: the fail-nth sweeps (sframe_fault_test) on the debug kernel
+fault: series          ## the fail-nth sweeps (sframe_fault_test) alone in a debug boot (make check runs them in its debug stage)
 	@$(S)/fault.sh
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
 	@$(S)/bench-scaling.sh

@@ -3,11 +3,11 @@
 # kernel, alone in one boot (scripts/debug-alone.sh); any report in the
 # kernel log fails it. Each registry operation is run with its 1st, 2nd,
 # 3rd, ... allocation or user copy failing, and checked after each (see the
-# test's header). Not in make check yet: under TCG its exec and fork
-# sweeps take a few seconds a point, about 20 minutes in all, over CI's
-# budget beside the debug stage. The exec sweeps try their first 64
-# points, then 1 in 8 (the test tries all with SFRAME_FAULT_FULL=1 in its
-# environment). Results in build/fault.
+# test's header). make check's debug stage runs the same test among the
+# others; this boot runs it alone. exec and fork are swept over every point
+# of the registry's code, then over their first 16 points and 1 in 16 after
+# (the test tries all with SFRAME_FAULT_FULL=1 in its environment).
+# Results in build/fault.
 . "$(dirname "$0")/lib.sh"
 
 out=$BUILD/fault
