@@ -8,8 +8,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
-	bisect-check configs-check mainline-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling stress fault bisect export configs \
+	bisect-check configs-check mainline-check coverage-check harness fuzz difftest kernel \
+	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling stress fault coverage bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -43,6 +43,8 @@ configs-check: series  ## * patches/configs.ok names exactly this series
 	@$(S)/record-check.sh configs
 mainline-check: series ## * patches/mainline.ok names exactly this series
 	@$(S)/record-check.sh mainline
+coverage-check: series ## * patches/coverage.ok names exactly this series
+	@$(S)/record-check.sh coverage
 # The reader in user space (tools/testing/sframe of build/linux): no kernel
 # build, so they use build/linux as it is, with the work in it.
 harness: root          ## * the reader's user-space harness: self-tests, every IP of real files
@@ -76,6 +78,8 @@ bench-arm64: series    ## not a test: make bench's arm64 part alone (its own ker
 	@$(S)/bench.sh --arm64
 stress: series         ## not in make check: the stress kselftest for 10 min (STRESS_SEC) on the debug kernel
 	@$(S)/stress.sh
+coverage: series       ## not in make check: gcov of kernel/unwind on the debug kernel after all its tests (>= 95% of lines); records patches/coverage.ok
+	@$(S)/coverage.sh
 fault: series          ## the fail-nth sweeps (sframe_fault_test) alone in a debug boot (make check runs them in its debug stage)
 	@$(S)/fault.sh
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)

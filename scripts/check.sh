@@ -97,6 +97,7 @@ run_stage checkpatch "$S/checkpatch.sh" || true
 run_stage bisect-check "$S/bisect-check.sh" || true
 run_stage configs-check "$S/record-check.sh" configs || true
 run_stage mainline-check "$S/record-check.sh" mainline || true
+run_stage coverage-check "$S/record-check.sh" coverage || true
 # The reader in user space: the same for every kernel variant.
 if [ "${VARIANT:-}" != debug ]; then
 	run_stage harness "$S/harness.sh" || true

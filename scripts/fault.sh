@@ -10,13 +10,5 @@
 # Results in build/fault.
 . "$(dirname "$0")/lib.sh"
 
-out=$BUILD/fault
-t0=$(date +%s)
-rc=0
-"$TOP/scripts/debug-alone.sh" sframe_fault_test "$out" 1 "${KSELFTEST_TIMEOUT:-5400}" || rc=$?
-stage "fail-nth sweeps, debug kernel: points per operation (TH_LOG of sframe_fault_test)"
-log=$out/guest/kselftest/sframe_fault_test
-[ -f "$log" ] || die "no log of the sweeps: ${log#"$TOP"/}"
-sed -n 's/^# # sframe_fault_test.c:[0-9]*:[a-z_]*:/    /p' "$log"
-info "make fault: $(( $(date +%s) - t0 )) s"
-exit "$rc"
+exec "$TOP/scripts/debug-alone.sh" sframe_fault_test "$BUILD/fault" 1 "${KSELFTEST_TIMEOUT:-5400}" \
+	"fail-nth sweeps, debug kernel: points per operation"

@@ -39,5 +39,12 @@ if [ -w /sys/kernel/debug/kmemleak ]; then
 		head -40 "$out/kmemleak" > /dev/kmsg
 	fi
 fi
+# A kernel with gcov (make coverage): kernel/unwind's counters, after all
+# the tests, into $2/gcov (read by scripts/coverage.py).
+if [ -d /sys/kernel/debug/gcov ]; then
+	mkdir -p "$out/gcov"
+	find /sys/kernel/debug/gcov -path '*/kernel/unwind/*.gcda' |
+		while read -r f; do cat "$f" > "$out/gcov/${f##*/}"; done
+fi
 dmesg > "$out/dmesg.after"
 echo done > "$out/done"

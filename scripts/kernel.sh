@@ -27,9 +27,12 @@ esac
 # kernel: config/arm64-bench.config into build/obj-arm64-bench).
 read -ra extra <<<"${SFRAME_KFRAGS:-}"
 frags+=("${extra[@]}")
+# SFRAME_KMAKE_ARGS: variables for every make of this build (make coverage's
+# GCOV_PROFILE_<stem>.o=y), blank-separated.
+read -ra kargs <<<"${SFRAME_KMAKE_ARGS:-}"
 
 JOBS=${JOBS:-$(( $(nproc) + 1 ))}
-kmake() { in_root make -s -C "$TREE" O="$KOBJ" "${cross[@]}" CC="ccache $cc" -j"$JOBS" "$@"; }
+kmake() { in_root make -s -C "$TREE" O="$KOBJ" "${cross[@]}" CC="ccache $cc" -j"$JOBS" "${kargs[@]}" "$@"; }
 
 stage "kernel config (${VARIANT:-default}: ${frags[*]##*/})"
 mkdir -p "$KOBJ"
