@@ -23,12 +23,13 @@ head=$(git -C "$TREE" symbolic-ref --short -q HEAD || git -C "$TREE" rev-parse H
 commits=$(git -C "$TREE" rev-list --reverse base..HEAD)
 # The first patches with the same ids as in patches/bisect.ok give the
 # same trees as the ones built then (the same base, the same diffs in the
-# same order): they are not built again, unless BISECT_ALL=1.
+# same order): they are not built again, unless BISECT_ALL=1. (awk reads
+# to the end: exiting early would kill paste, and the script, with SIGPIPE.)
 ids=$(tree_ids)
 same=0
 if [ "${BISECT_ALL:-0}" != 1 ] && [ -f "$record" ]; then
 	same=$(paste -d' ' <(printf '%s\n' "$ids") "$record" |
-		awk '$1 != $2 { exit } { n++ } END { print n + 0 }')
+		awk 'd || $1 != $2 { d = 1; next } { n++ } END { print n + 0 }')
 	# The whole series unchanged: still check that its last patch builds.
 	[ "$same" -lt "$(wc -l <<<"$ids")" ] || same=$((same - 1))
 	[ "$same" = 0 ] || info "patches 1-$same: built before, as recorded in ${record#"$TOP"/} (BISECT_ALL=1 builds them again)"
