@@ -44,8 +44,7 @@ bench-scaling's table.txt), the instructions of a lookup in 10^6 FDEs over
 those in 10^3 ("-" without it). The profile runs also give the cost of an
 on-demand probe (sframe_probe()), with and without the page fault on the
 section's header inside it (fault_in_readable()), and the memory of the
-sections' caches
-(trace event sframe:sframe_cache). With --arm64,
+sections' caches (trace event sframe:sframe_cache). With --arm64,
 the arm64 guest's runs of scripts/bench-arm64.sh in DIR (DIR/bench/LABEL)
 add their table, and the line just above that one
 
