@@ -42,6 +42,20 @@ series_ids() {
 }
 tree_ids() { git -C "$TREE" format-patch --stdout base..HEAD | patch_ids; }
 patch_ids() { git patch-id --stable | cut -d' ' -f1; }
+# series_msgs, tree_msgs: a digest of the commit messages (subjects and
+# bodies, blank lines left out) of patches/series and of build/linux: the
+# patch-ids above do not see a message-only change.
+series_msgs() {
+	local f d
+	d=$(mktemp -d)
+	series_patches | while read -r f; do
+		git mailinfo "$d/msg" "$d/patch" < "$TOP/patches/$f" > "$d/head"
+		sed -n 's/^Subject: //p' "$d/head"
+		cat "$d/msg"
+	done | sed '/^$/d' | sha1sum | cut -d' ' -f1
+	rm -rf "$d"
+}
+tree_msgs() { git -C "$TREE" log --reverse --format=%B base..HEAD | sed '/^$/d' | sha1sum | cut -d' ' -f1; }
 
 # The package list decides the root: a new list gives a new root.
 ROOT_PACKAGES="gcc binutils make flex bison bc libelf-dev libssl-dev cpio kmod \

@@ -13,7 +13,8 @@ touch "$TOP/patches/series"
 npatches=$(series_patches | wc -l)
 
 if [ -e "$TREE/.git" ]; then
-	if [ "$(tree_ids | sort)" = "$(series_ids | sort)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ]; then
+	if [ "$(tree_ids | sort)" = "$(series_ids | sort)" ] && [ -z "$(git -C "$TREE" status --porcelain -uno)" ] &&
+	   [ "$(tree_msgs)" = "$(series_msgs)" ]; then
 		info "build/linux already is base + the $npatches patches of patches/series"
 		exit 0
 	fi
