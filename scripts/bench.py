@@ -43,7 +43,9 @@ SFrame/FP; what SFrame costs an exec; and, with --scaling (make
 bench-scaling's table.txt), the instructions of a lookup in 10^6 FDEs over
 those in 10^3 ("-" without it). The profile runs also give the cost of an
 on-demand probe (sframe_probe()), with and without the page fault on the
-section's header inside it (fault_in_readable()), and the memory of the
+section's header inside it (fault_in_readable()), the whole sframe_find()
+of an object's first sample (the probe, the first lookup and the section's
+first page faults), and the memory of the
 sections' caches (trace event sframe:sframe_cache). With --arm64,
 the arm64 guest's runs of scripts/bench-arm64.sh in DIR (DIR/bench/LABEL)
 add their table, and the line just above that one
@@ -97,6 +99,11 @@ EXEC_FUNCS = ('elf_add_sframe', 'sframe_free_mm')
 TOOLS = 'build/workloads/bench'
 # In the guest's tmpfs: exec reads nothing through 9p.
 EXEC_DIR = '/tmp/bench-exec'
+# The profile runs of the real program run a copy on the guest's tmpfs: its
+# files stay in the page cache from one process to the next, as on a
+# machine's own disk, which the 9p share of the workbench does not keep
+# them in (there the first read of a page of the section goes to the host).
+REAL_DIR = '/tmp/bench-real'
 CLOCKS = {
     'icount': 'icount (QEMU -icount shift=0: guest time counts instructions, '
               '1 ns = 1 instruction)',
@@ -113,7 +120,7 @@ def rotate(names, rep):
 # each called once per frame or less (the others are inlined or not
 # traceable); each traced call costs the tracer about 1600 instructions,
 # which the report takes off again. fault_in_readable(): the page fault a
-# probe takes on its section's header, which the report splits off.
+# probe may take on its section's header, which the report splits off.
 # Those the kernel does not have (another version, or inlined) are left out
 # by e2e-guest.sh.
 PROFILE_FUNCS = ('sframe_find', 'sframe_get', 'sframe_probe', 'sframe_cache_find',
@@ -129,7 +136,7 @@ def profile_runs(args):
     for p in PROFILES:
         w, b = p.split('-')
         if w == 'real':
-            cmd = '%s/runtime build/real/%s/sqlite3 %s' % (TOOLS, b, args.real_args)
+            cmd = '%s/runtime %s/%s/sqlite3 %s' % (TOOLS, REAL_DIR, b, args.real_args)
         else:
             cmd = 'build/workloads/deep-%s -d %s -n %d' % (b, w[4:], max(args.rounds // 6, 10))
         out.append('prof-%s:fp,defer:%s' % (p, cmd))
@@ -138,7 +145,9 @@ def profile_runs(args):
 
 def runs(args):
     """The runs of one boot, in order."""
-    out = ['exec-setup:-:cp -a %s %s' % (TOOLS, EXEC_DIR)]
+    out = ['exec-setup:-:cp -a %s %s' % (TOOLS, EXEC_DIR),
+           'real-setup:-:mkdir -p %s' % REAL_DIR,
+           'real-copy:-:cp -a build/real/sframe build/real/fp %s' % REAL_DIR]
     # The real program once of each build, not counted: its files in the
     # page cache, its first-run costs paid.
     for b in ('sframe', 'fp'):
@@ -575,7 +584,9 @@ CACHE_EVENT = re.compile(r'sframe_cache: text_start=\S+ text_end=\S+ fdes=(\d+) 
 
 def probe_calls(path):
     """Every sframe_probe() call of a function_graph trace: (its duration,
-    the durations of the fault_in_readable() calls inside it), in us."""
+    the durations of the fault_in_readable() calls inside it, and the
+    sframe_find() around it as (duration, traced calls inside) or None),
+    in us."""
     try:
         lines = read(path).splitlines()
     except Missing:
@@ -587,22 +598,32 @@ def probe_calls(path):
             continue
         dur, indent, what = m.groups()
         if what.endswith('() {'):
-            opened.append((len(indent), what[:-4], []))
-        elif what.endswith('();') and dur:
-            inner = [o for o in opened if o[1] == 'sframe_probe']
-            if what == 'fault_in_readable();' and inner:
-                inner[-1][2].append(float(dur))
-            if what == 'sframe_probe();':
-                out.append((float(dur), []))
+            # indent, name, faults inside, traced calls inside, its probe
+            opened.append([len(indent), what[:-4], [], 0, None])
+            continue
+        if what.endswith('();'):
+            name, faults, nested, probe = what[:-3], [], 0, None
         elif what.startswith('}') and opened and len(indent) == opened[-1][0]:
-            _, name, faults = opened.pop()
-            if name == 'fault_in_readable' and dur:
-                inner = [o for o in opened if o[1] == 'sframe_probe']
-                if inner:
-                    inner[-1][2].append(float(dur))
-            if name == 'sframe_probe' and dur:
-                out.append((float(dur), faults))
-    return out
+            _, name, faults, nested, probe = opened.pop()
+        else:
+            continue
+        if not dur:
+            continue
+        for o in opened:
+            o[3] += 1
+        if name == 'fault_in_readable':
+            inner = [o for o in opened if o[1] == 'sframe_probe']
+            if inner:
+                inner[-1][2].append(float(dur))
+        elif name == 'sframe_probe':
+            call = [float(dur), faults, None]
+            out.append(call)
+            finds = [o for o in opened if o[1] == 'sframe_find']
+            if finds:
+                finds[-1][4] = call
+        elif name == 'sframe_find' and probe:
+            probe[2] = (float(dur), nested)
+    return [tuple(x) for x in out]
 
 
 def cache_events(path):
@@ -729,18 +750,27 @@ def profile(rep, dirs):
     # Each traced fault_in_readable() inside a probe adds the tracer's cost
     # c to it and h to its own duration: both taken off.
     calls = probe_calls(os.path.join(d, 'prof-real-sframe.walks'))
-    probes = [x - h - sum(f) - len(f) * (c - h) for x, f in calls]
-    faults = [sum(f) - len(f) * h for _, f in calls]
+    probes = [x - h - sum(f) - len(f) * (c - h) for x, f, _ in calls]
+    faults = [sum(f) - len(f) * h for _, f, _ in calls]
     if probes:
         rep.out('on-demand probe (sframe_probe(): an object\'s first sample, its program headers from')
         rep.out('the page cache, registration, header check), the real program\'s run, icount,')
-        rep.out('the tracer\'s share off: %d probes, %.2f us a probe with the first page fault on' % (
+        rep.out('the tracer\'s share off: %d probes, %.2f us a probe with the page faults it takes on' % (
             len(probes), statistics.mean([p + f for p, f in zip(probes, faults)])))
-        rep.out('the section\'s header (fault_in_readable(): the fault its first lookup takes')
-        rep.out('otherwise), %.2f us without it (%s us)' % (
+        rep.out('the section\'s header (fault_in_readable(); none where the page cache has the header:')
+        rep.out('then the first lookup takes them), %.2f us without them (%s us)' % (
             statistics.mean(probes), ', '.join('%.1f + %.1f' % pf for pf in zip(probes, faults))))
         rep.headline['probe_us'] = statistics.mean([p + f for p, f in zip(probes, faults)])
         rep.headline['probe_nofault_us'] = statistics.mean(probes)
+    # The whole first sample in an object: the sframe_find() around the
+    # probe, with the first lookup and the section's first page faults,
+    # wherever they are taken.
+    firsts = [fd - c * n - h for _, _, (fd, n) in (x for x in calls if x[2])]
+    if firsts:
+        rep.out('an object\'s first sframe_find() in all (the probe, the first lookup, the section\'s')
+        rep.out('first page faults): %.2f us (%s us)' % (
+            statistics.mean(firsts), ', '.join('%.1f' % f for f in firsts)))
+        rep.headline['first_find_us'] = statistics.mean(firsts)
     # The memory each section's first lookup allocated (trace event
     # sframe:sframe_cache), charged to the memcg.
     for p in ('deep100-sframe', 'real-sframe'):
