@@ -118,7 +118,10 @@ source_git() {
 	mv "$tmp/gitignore" "$tmp/src/.gitignore"
 	git -C "$tmp/src" init -q -b upstream
 	git -C "$tmp/src" add -A -f
-	git -C "$tmp/src" -c user.name=base -c user.email=base@invalid \
+	# Both dates fixed: the base's commit id is then the same on every
+	# machine, as the cover letter's base-commit must be.
+	GIT_COMMITTER_DATE='2026-01-01T00:00:00Z' \
+		git -C "$tmp/src" -c user.name=base -c user.email=base@invalid \
 		commit -q --date='2026-01-01T00:00:00Z' -m "$msg"
 	git -C "$tmp/src" tag base
 	git clone -q --bare "$tmp/src" "$git"
