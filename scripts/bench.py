@@ -16,7 +16,8 @@ options they need, one argument a line. Every boot runs the same runs:
                       --call-graph fp,defer, D = 100 and 20, BUILD = sframe
                       and fp: every deferred walk timed (--walks)
   real-VARIANT-REP    the real program (sqlite3 running workloads/real.sql,
-                      REAL-ARGS) timed by bench/runtime: without perf (none),
+                      REAL-ARGS; both builds copied to the guest's tmpfs
+                      first) timed by bench/runtime: without perf (none),
                       and under perf record at 999 and 9999 Hz with
                       --call-graph fp,defer (its SFrame build, its
                       frame-pointer build, walks timed) and --call-graph
@@ -43,10 +44,11 @@ SFrame/FP; what SFrame costs an exec; and, with --scaling (make
 bench-scaling's table.txt), the instructions of a lookup in 10^6 FDEs over
 those in 10^3 ("-" without it). The profile runs also give the cost of an
 on-demand probe (sframe_probe()), with and without the page fault on the
-section's header inside it (fault_in_readable()), the whole sframe_find()
-of an object's first sample (the probe, the first lookup and the section's
-first page faults), and the memory of the
-sections' caches (trace event sframe:sframe_cache). With --arm64,
+section's header inside it (fault_in_readable()); for each object whose
+probe registered a section, the whole sframe_find() of its first sample
+(the probe, then the first lookup: the rule cache and FDE table it builds,
+the page faults on what it reads); and the memory of the sections' caches
+(trace event sframe:sframe_cache). With --arm64,
 the arm64 guest's runs of scripts/bench-arm64.sh in DIR (DIR/bench/LABEL)
 add their table, and the line just above that one
 
@@ -99,12 +101,12 @@ EXEC_FUNCS = ('elf_add_sframe', 'sframe_free_mm')
 TOOLS = 'build/workloads/bench'
 # In the guest's tmpfs: exec reads nothing through 9p.
 EXEC_DIR = '/tmp/bench-exec'
-# The profile runs of the real program run a copy on the guest's tmpfs: its
-# files stay in the page cache from one process to the next, as on a
-# machine's own disk, which the 9p share of the workbench does not keep
-# them in (there the first read of a page of the section goes to the host).
-# The timed runs (real-*-REP: the walk timed alone, and the tracer's cost
-# per call that the profile is corrected by) still run from the 9p share.
+# The real program's runs run a copy on the guest's tmpfs: its files stay
+# in the page cache from one process to the next, as on a machine's own
+# disk, which the 9p share of the workbench does not keep them in (there
+# the first read of a page of the section goes to the host). The timed
+# runs and the profile runs, whose tracer costs come from the timed walks,
+# so run under the same conditions.
 REAL_DIR = '/tmp/bench-real'
 CLOCKS = {
     'icount': 'icount (QEMU -icount shift=0: guest time counts instructions, '
@@ -147,14 +149,13 @@ def profile_runs(args):
 
 def runs(args):
     """The runs of one boot, in order."""
-    out = ['exec-setup:-:cp -a %s %s' % (TOOLS, EXEC_DIR)]
-    if args.profile:
-        out += ['real-setup:-:mkdir -p %s' % REAL_DIR,
-                'real-copy:-:cp -a build/real/sframe build/real/fp %s' % REAL_DIR]
-    # The real program once of each build, not counted: its files in the
-    # page cache, its first-run costs paid.
+    out = ['exec-setup:-:cp -a %s %s' % (TOOLS, EXEC_DIR),
+           'real-setup:-:mkdir -p %s' % REAL_DIR,
+           'real-copy:-:cp -a build/real/sframe build/real/fp %s' % REAL_DIR]
+    # The real program once of each build, not counted: its first-run
+    # costs paid.
     for b in ('sframe', 'fp'):
-        out.append('real-warm-%s:-:build/real/%s/sqlite3 %s' % (b, b, args.real_args))
+        out.append('real-warm-%s:-:%s/%s/sqlite3 %s' % (b, REAL_DIR, b, args.real_args))
     for rep in range(1, args.reps + 1):
         deep = ['%d-%s' % (d, b) for d in DEPTHS for b in BUILDS]
         for v in rotate(deep, rep):
@@ -163,8 +164,8 @@ def runs(args):
                 d, b, rep, b, d, args.rounds))
         for v in rotate(list(REAL), rep):
             build, cg, _hz = REAL[v]
-            out.append('real-%s-%d:%s:%s/runtime build/real/%s/sqlite3 %s' % (
-                v, rep, cg, TOOLS, build, args.real_args))
+            out.append('real-%s-%d:%s:%s/runtime %s/%s/sqlite3 %s' % (
+                v, rep, cg, TOOLS, REAL_DIR, build, args.real_args))
         for v in rotate(list(EXEC), rep):
             out.append('exec-%s-%d:-:%s/execs %d %s/nothing-%s' % (
                 v, rep, EXEC_DIR, args.execs, EXEC_DIR, v))
@@ -217,38 +218,66 @@ class Missing(Exception):
 GRAPH = re.compile(r'^\s*\d+\)\s+(?:[-+!#*@$]\s+)?(?:([0-9.]+) us\s+)?\|(\s*)(\S.*?)\s*$')
 
 
-def graph_walks(path):
-    """The walks of a function_graph trace of unwind_user() and its traced
-    callees: per walk a dict {function: [calls, inclusive us, traced calls
-    inside]}, 'unwind_user' included."""
-    walks, stack = [], []
+class Call:
+    """A call of a function_graph trace: its function, its duration (us;
+    None while it is open), the traced calls inside it, and what a reader
+    of the trace keeps on it (data) while it is open."""
+
+    def __init__(self, name, indent=0):
+        self.name, self.indent, self.us = name, indent, None
+        self.nested, self.data = 0, {}
+
+
+def graph_calls(path):
+    """The calls of a function_graph trace in the order they end, each as
+    (call, opened), opened the calls still open around it, outermost first
+    (the same list all along: read it before the next). A trace event (a
+    '/* ... */' line) comes as a Call whose name is its text and whose
+    duration is None. Skipped: a closing brace at another indent than the
+    innermost open call's (a call begun before the trace was), and a call
+    without a duration."""
+    opened = []
     for line in read(path).splitlines():
         m = GRAPH.match(line)
         if not m:
             continue
-        dur, _indent, what = m.groups()
+        dur, indent, what = m.groups()
+        if what.startswith('/*'):
+            yield Call(what), opened
+            continue
         if what.endswith('() {'):
-            stack.append([what[:-4], 0])
+            opened.append(Call(what[:-4], len(indent)))
             continue
         if what.endswith('();'):
-            name, nested = what[:-3], 0
-        elif what.startswith('}') and stack:
-            name, nested = stack.pop()
+            call = Call(what[:-3], len(indent))
+        elif what.startswith('}') and opened and len(indent) == opened[-1].indent:
+            call = opened.pop()
         else:
             continue
-        if dur is None:
+        if not dur:
             continue
-        if name == 'unwind_user':
-            walks.append({})
-            stack = []
-        if not walks:
+        call.us = float(dur)
+        for o in opened:
+            o.nested += 1
+        yield call, opened
+
+
+def graph_walks(path):
+    """The walks of a function_graph trace of unwind_user() and its traced
+    callees: per walk a dict {function: [calls, inclusive us, traced calls
+    inside]}, 'unwind_user' included."""
+    walks, cur = [], {}
+    for call, opened in graph_calls(path):
+        if call.us is None or (call.name != 'unwind_user' and
+                               not any(o.name == 'unwind_user' for o in opened)):
             continue
-        f = walks[-1].setdefault(name, [0, 0.0, 0])
+        f = cur.setdefault(call.name, [0, 0.0, 0])
         f[0] += 1
-        f[1] += float(dur)
-        f[2] += nested
-        if stack:
-            stack[-1][1] += 1 + nested
+        f[1] += call.us
+        f[2] += call.nested
+        if call.name == 'unwind_user':
+            walks.append(cur)
+            cur = {}
     return walks
 
 
@@ -594,49 +623,28 @@ def probe_calls(path):
     sframe_find() around it as (duration, traced calls inside) or None,
     and whether it registered a section: its sframe:sframe_probe event's
     ret=0), in us."""
+    out = []
     try:
-        lines = read(path).splitlines()
+        for call, opened in graph_calls(path):
+            probes = [o for o in opened if o.name == 'sframe_probe']
+            if call.us is None:
+                ev = PROBE_EVENT.match(call.name)
+                if ev and probes:
+                    probes[-1].data['registered'] = ev.group(1) == '0'
+            elif call.name == 'fault_in_readable':
+                if probes:
+                    probes[-1].data.setdefault('faults', []).append(call.us)
+            elif call.name == 'sframe_probe':
+                x = [call.us, call.data.get('faults', []), None,
+                     call.data.get('registered', False)]
+                out.append(x)
+                finds = [o for o in opened if o.name == 'sframe_find']
+                if finds:
+                    finds[-1].data['probe'] = x
+            elif call.name == 'sframe_find' and 'probe' in call.data:
+                call.data['probe'][2] = (call.us, call.nested)
     except Missing:
         return []
-    out, opened = [], []
-    for line in lines:
-        m = GRAPH.match(line)
-        if not m:
-            continue
-        dur, indent, what = m.groups()
-        ev = PROBE_EVENT.match(what)
-        if ev:
-            inner = [o for o in opened if o[1] == 'sframe_probe']
-            if inner:
-                inner[-1][5] = ev.group(1) == '0'
-            continue
-        if what.endswith('() {'):
-            # indent, name, faults inside, traced calls inside, its probe,
-            # registered (a probe's)
-            opened.append([len(indent), what[:-4], [], 0, None, False])
-            continue
-        if what.endswith('();'):
-            name, faults, nested, probe, registered = what[:-3], [], 0, None, False
-        elif what.startswith('}') and opened and len(indent) == opened[-1][0]:
-            _, name, faults, nested, probe, registered = opened.pop()
-        else:
-            continue
-        if not dur:
-            continue
-        for o in opened:
-            o[3] += 1
-        if name == 'fault_in_readable':
-            inner = [o for o in opened if o[1] == 'sframe_probe']
-            if inner:
-                inner[-1][2].append(float(dur))
-        elif name == 'sframe_probe':
-            call = [float(dur), faults, None, registered]
-            out.append(call)
-            finds = [o for o in opened if o[1] == 'sframe_find']
-            if finds:
-                finds[-1][4] = call
-        elif name == 'sframe_find' and probe:
-            probe[2] = (float(dur), nested)
     return [tuple(x) for x in out]
 
 
@@ -774,8 +782,6 @@ def profile(rep, dirs):
         rep.out('the section\'s header (fault_in_readable(); none where its page is mapped already),')
         rep.out('%.2f us without them (%s us)' % (
             statistics.mean(probes), ', '.join('%.1f + %.1f' % pf for pf in zip(probes, faults))))
-        rep.headline['probe_us'] = statistics.mean([p + f for p, f in zip(probes, faults)])
-        rep.headline['probe_nofault_us'] = statistics.mean(probes)
     # The whole first sample in an object with SFrame: the sframe_find()
     # around the probe that registered its section, with the first lookup
     # (the rule cache and FDE table it builds, the faults on what it reads).
@@ -785,7 +791,6 @@ def profile(rep, dirs):
         rep.out('an SFrame object\'s first sframe_find() in all (its probe, then its first lookup: the')
         rep.out('rule cache and FDE table it builds, the page faults on what it reads): %s us' % (
             ', '.join('%.1f' % f for f in firsts)))
-        rep.headline['first_find_us'] = max(firsts)
     # The memory each section's first lookup allocated (trace event
     # sframe:sframe_cache), charged to the memcg.
     for p in ('deep100-sframe', 'real-sframe'):
