@@ -105,8 +105,10 @@ EXEC_DIR = '/tmp/bench-exec'
 # in the page cache from one process to the next, as on a machine's own
 # disk, which the 9p share of the workbench does not keep them in (there
 # the first read of a page of the section goes to the host). The timed
-# runs and the profile runs, whose tracer costs come from the timed walks,
-# so run under the same conditions.
+# runs do too, not only the profile runs: the profile's tracer cost per
+# call is measured against the timed walks, so both need the same
+# conditions. (The frame-pointer walks of the real program end in junk
+# from the stack, whose cost depends on the program's path: README.)
 REAL_DIR = '/tmp/bench-real'
 CLOCKS = {
     'icount': 'icount (QEMU -icount shift=0: guest time counts instructions, '
