@@ -36,12 +36,17 @@ complete: a chain is complete when its outermost frame (after dropping
   the samples can tell (below_dwarf(): a share below dwarf's by more than
   chance fails, P < 5%). A failure names the incomplete chains.
 shape: a chain's shape is the sequence of its frames' functions, each
-  with its object's file name (libc.so.6:lfind), leaf to outermost. An FP
-  sample has dwarf's shape when DWARF has a sample with the same leaf
-  function and exactly that sequence. For a case given with --agree
-  NAME=PCT: of the FP samples whose leaf function DWARF sampled too, PCT%
-  have dwarf's shape (a leaf dwarf never sampled compares with nothing:
-  those are counted apart).
+  with its object's file name (libc.so.6:lfind), leaf to outermost. A
+  chain through a signal frame is compared in parts, cut after each
+  __restore_rt (the handler's, then the interrupted code's): which code a
+  signal interrupts varies, and a rare one (a PLT stub, the vDSO, main's
+  loop) under a common handler leaf would otherwise count against a chain
+  whose every frame is right. An FP sample has dwarf's shape when each of
+  its parts has exactly the sequence of a part of a DWARF sample that
+  begins in the same function. For a case given with --agree NAME=PCT: of
+  the FP samples whose parts all begin where DWARF's do, PCT% have dwarf's
+  shape (a part that begins where dwarf never was compares with nothing:
+  those samples are counted apart, unless another part differs).
 guesses: the kernel unwinds a frame by SFrame when its address (a return
   address less one, the exact IP for the first frame and after a signal
   frame) is in an FDE of the object's section; else it recognises
@@ -295,6 +300,22 @@ def shape(frames):
     return tuple(name(f) for f in frames)
 
 
+def parts(frames):
+    """A chain cut after each signal frame: the handler's frames up to the
+    trampoline, then the interrupted code's. Each part is a walk of its
+    own from registers the kernel read (the sample's, the signal frame's):
+    which code a signal interrupts varies from run to run, so the chains
+    are compared part by part."""
+    out, start = [], 0
+    for i, f in enumerate(frames):
+        if f.func == SIGTRAMP:
+            out.append(frames[start:i + 1])
+            start = i + 1
+    if start < len(frames):
+        out.append(frames[start:])
+    return out
+
+
 def complete(frames):
     return bool(frames) and frames[-1].func in OUTERMOST and \
         all(f.func != '[unknown]' for f in frames)
@@ -461,27 +482,35 @@ def main():
             sub('', '%s: %d samples with %s in their chain (required >= %d): %s'
                 % (fp, have, fn, n, check(have >= n, 'fewer')))
 
-        # The shapes of dwarf's chains, by leaf function.
+        # The shapes of dwarf's chains, by leaf function; and of their
+        # parts, split at signal frames, by each part's first function.
         seen = collections.defaultdict(set)
+        seen_part = collections.defaultdict(set)
         for fr in d:
             if fr:
                 seen[name(fr[0])].add(shape(fr))
+            for part in parts(fr):
+                seen_part[name(part[0])].add(shape(part))
 
         def dwarf_shape(fr):
-            """True: dwarf has this shape at this leaf; False: dwarf has
-            other shapes at this leaf only; None: no dwarf sample there."""
-            if not fr or name(fr[0]) not in seen:
+            """Each part of the chain (parts()) against dwarf's parts that
+            begin in the same function: True when every part has the shape
+            of one; False when a part has none of the shapes dwarf has
+            there; else None (a part begins where dwarf never was)."""
+            verdicts = [shape(p) in seen_part[name(p[0])] if name(p[0]) in seen_part else None
+                        for p in parts(fr)]
+            if not verdicts or None in verdicts and False not in verdicts:
                 return None
-            return shape(fr) in seen[name(fr[0])]
+            return all(verdicts)
 
         verdicts = collections.Counter(dwarf_shape(fr) for fr in s)
         same, compared = verdicts[True], verdicts[True] + verdicts[False]
-        line = '%s: of %d samples at a leaf dwarf sampled too, %d (%.1f%%) with the shape ' \
-            'of a dwarf chain of that leaf' % (fp, compared, same, pct(same, compared))
+        line = '%s: of %d samples whose parts begin where dwarf sampled too, %d (%.1f%%) ' \
+            'with dwarf\'s shapes there' % (fp, compared, same, pct(same, compared))
         if cname in agree:
             line += ' (required >= %g%%): %s' % (
                 agree[cname], check(pct(same, compared) >= agree[cname], 'fewer'))
-        sub('', line + '; %d at a leaf dwarf never sampled' % verdicts[None])
+        sub('', line + '; %d with a part where dwarf never was' % verdicts[None])
         if cname in agree:
             other = collections.Counter(' <- '.join(f.func for f in fr)
                                         for fr in s if dwarf_shape(fr) is False)
