@@ -619,6 +619,12 @@ CACHE_EVENT = re.compile(r'sframe_cache: text_start=\S+ text_end=\S+ fdes=(\d+) 
 PROBE_EVENT = re.compile(r'/\* sframe_probe: .* ret=(-?\d+) \*/')
 
 
+def innermost(opened, name):
+    """The innermost of the open calls (graph_calls()) of function name,
+    or None."""
+    return next((o for o in reversed(opened) if o.name == name), None)
+
+
 def probe_calls(path):
     """Every sframe_probe() call of a function_graph trace: (its duration,
     the durations of the fault_in_readable() calls inside it, the
@@ -628,21 +634,22 @@ def probe_calls(path):
     out = []
     try:
         for call, opened in graph_calls(path):
-            probes = [o for o in opened if o.name == 'sframe_probe']
             if call.us is None:
                 ev = PROBE_EVENT.match(call.name)
-                if ev and probes:
-                    probes[-1].data['registered'] = ev.group(1) == '0'
+                probe = ev and innermost(opened, 'sframe_probe')
+                if probe:
+                    probe.data['registered'] = ev.group(1) == '0'
             elif call.name == 'fault_in_readable':
-                if probes:
-                    probes[-1].data.setdefault('faults', []).append(call.us)
+                probe = innermost(opened, 'sframe_probe')
+                if probe:
+                    probe.data.setdefault('faults', []).append(call.us)
             elif call.name == 'sframe_probe':
                 x = [call.us, call.data.get('faults', []), None,
                      call.data.get('registered', False)]
                 out.append(x)
-                finds = [o for o in opened if o.name == 'sframe_find']
-                if finds:
-                    finds[-1].data['probe'] = x
+                find = innermost(opened, 'sframe_find')
+                if find:
+                    find.data['probe'] = x
             elif call.name == 'sframe_find' and 'probe' in call.data:
                 call.data['probe'][2] = (call.us, call.nested)
     except Missing:
@@ -654,11 +661,12 @@ def cache_events(path):
     """(FDEs, cache bytes, table bytes) of the sections whose cache the run
     made, from the sframe:sframe_cache events in its trace, biggest first."""
     try:
-        text = read(path)
+        return sorted({tuple(int(x) for x in m.groups())
+                       for m in (CACHE_EVENT.search(call.name)
+                                 for call, _ in graph_calls(path) if call.us is None) if m},
+                      reverse=True)
     except Missing:
         return []
-    return sorted({tuple(int(x) for x in m.groups()) for m in CACHE_EVENT.finditer(text)},
-                  reverse=True)
 
 
 def scaling_growth(path):

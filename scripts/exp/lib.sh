@@ -1,0 +1,46 @@
+#!/bin/sh
+# Guest side of scripts/exp/run.sh's experiments: sourced by each.
+export HOME=/tmp
+T=/sys/kernel/tracing
+# make bench's real program and workload, and its tmpfs copy.
+ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
+out=build/exp/$OUT
+mkdir -p "$out"
+
+# graph FILTER GRAPH DEPTH: function_graph on the functions of FILTER
+# (blank-separated; none: all) below those of GRAPH, DEPTH deep (0: any).
+graph() {
+	echo 0 > $T/tracing_on
+	echo function_graph > $T/current_tracer
+	echo 0 > $T/options/sleep-time
+	echo 65536 > $T/buffer_size_kb
+	echo > $T/set_ftrace_filter
+	for f in $1; do
+		echo "$f" >> $T/set_ftrace_filter 2>/dev/null
+	done
+	echo "$2" > $T/set_graph_function
+	echo "$3" > $T/max_graph_depth
+	cat $T/set_ftrace_filter > "$out/filter"
+}
+
+# traced FILE COMMAND...: COMMAND with the tracer on; the trace into FILE.
+traced() {
+	f=$1
+	shift
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	"$@"
+	echo 0 > $T/tracing_on
+	cat $T/trace > "$f"
+}
+
+# profile PROGRAM: the real program under perf record fp,defer at 999 Hz,
+# through bench/runtime as make bench runs it (RUNTIME=0: directly).
+profile() {
+	if [ "${RUNTIME:-1}" = 1 ]; then
+		set -- build/workloads/bench/runtime "$1"
+	fi
+	# shellcheck disable=SC2086 # ARGS: the program's arguments
+	perf record -F 999 -e cpu-clock:u --call-graph fp,defer -o /tmp/p.data -- \
+		"$@" $ARGS > /dev/null 2>> "$out/perf.err"
+}
