@@ -43,10 +43,14 @@ shape: a chain's shape is the sequence of its frames' functions, each
   loop) under a common handler leaf would otherwise count against a chain
   whose every frame is right. An FP sample has dwarf's shape when each of
   its parts has exactly the sequence of a part of a DWARF sample that
-  begins in the same function. For a case given with --agree NAME=PCT: of
-  the FP samples whose parts all begin where DWARF's do, PCT% have dwarf's
-  shape (a part that begins where dwarf never was compares with nothing:
-  those samples are counted apart, unless another part differs).
+  begins in the same function; a part that begins where no part of
+  DWARF's does, when its callers (the part from its second frame on) are
+  the sequence of a part of DWARF's from its second frame on or further;
+  a chain that ends at __restore_rt, not crossing the signal frame, has
+  not. For a case given with --agree NAME=PCT: of the FP samples compared,
+  PCT% have dwarf's shape, and at most MAX_UNCOMPARED% of all its samples
+  have a part with nothing of DWARF's to compare with (unless another of
+  their parts differs: then they count as compared).
 guesses: the kernel unwinds a frame by SFrame when its address (a return
   address less one, the exact IP for the first frame and after a signal
   frame) is in an FDE of the object's section; else it recognises
@@ -91,6 +95,10 @@ import sys
 OUTERMOST = {'_start', '_dl_start', '_dl_start_user', '__clone3', 'clone3',
              '__clone', 'clone', 'start_thread'}
 SIGTRAMP = '__restore_rt'
+# The share (%) of a case's samples that may have nothing of dwarf's to be
+# compared with (part_shape()): rare paths, a few samples a run; a walk
+# that went wrong in every signal frame would put most there.
+MAX_UNCOMPARED = 5
 HEADER = re.compile(r'^(\S.*?)\s+(\d+)\s+[0-9.]+:\s')
 FRAME = re.compile(r'^\s+([0-9a-f]+)\s+(.*?)\s+\((.*)\)\s*$')
 # A frame once resolved: its function, its object's file name, whether an
@@ -305,13 +313,14 @@ def parts(frames):
     trampoline, then the interrupted code's. Each part is a walk of its
     own from registers the kernel read (the sample's, the signal frame's):
     which code a signal interrupts varies from run to run, so the chains
-    are compared part by part."""
+    are compared part by part. A chain that ends at the trampoline, not
+    crossing the signal frame, ends in an empty part."""
     out, start = [], 0
     for i, f in enumerate(frames):
         if f.func == SIGTRAMP:
             out.append(frames[start:i + 1])
             start = i + 1
-    if start < len(frames):
+    if start < len(frames) or (frames and frames[-1].func == SIGTRAMP):
         out.append(frames[start:])
     return out
 
@@ -486,31 +495,50 @@ def main():
         # parts, split at signal frames, by each part's first function.
         seen = collections.defaultdict(set)
         seen_part = collections.defaultdict(set)
+        callers = set()         # every part of dwarf's from its second frame on
         for fr in d:
             if fr:
                 seen[name(fr[0])].add(shape(fr))
             for part in parts(fr):
-                seen_part[name(part[0])].add(shape(part))
+                if part:
+                    seen_part[name(part[0])].add(shape(part))
+                    callers.update(shape(part[k:]) for k in range(1, len(part)))
+
+        def part_shape(p):
+            """A part against dwarf's parts that begin in the same function:
+            True when it has the shape of one, False when it has none of
+            theirs (or is empty: the walk did not cross the signal frame).
+            Where no part of dwarf's begins, its callers (the part from its
+            second frame) against every part of dwarf's from its second
+            frame on: True when they are one, else None (nothing to compare
+            with)."""
+            if not p:
+                return False
+            if name(p[0]) in seen_part:
+                return shape(p) in seen_part[name(p[0])]
+            return True if len(p) > 1 and shape(p[1:]) in callers else None
 
         def dwarf_shape(fr):
-            """Each part of the chain (parts()) against dwarf's parts that
-            begin in the same function: True when every part has the shape
-            of one; False when a part has none of the shapes dwarf has
-            there; else None (a part begins where dwarf never was)."""
-            verdicts = [shape(p) in seen_part[name(p[0])] if name(p[0]) in seen_part else None
-                        for p in parts(fr)]
-            if not verdicts or None in verdicts and False not in verdicts:
-                return None
-            return all(verdicts)
+            """Every part of the chain (parts()) by part_shape(): False
+            when one is False, True when all are True, else None."""
+            verdicts = [part_shape(p) for p in parts(fr)]
+            if False in verdicts:
+                return False
+            return True if verdicts and all(verdicts) else None
 
         verdicts = collections.Counter(dwarf_shape(fr) for fr in s)
         same, compared = verdicts[True], verdicts[True] + verdicts[False]
-        line = '%s: of %d samples whose parts begin where dwarf sampled too, %d (%.1f%%) ' \
-            'with dwarf\'s shapes there' % (fp, compared, same, pct(same, compared))
+        line = '%s: of %d samples compared with dwarf\'s, %d (%.1f%%) with dwarf\'s shapes; ' \
+            '%d (%.1f%%) with nothing to compare with' % (
+                fp, compared, same, pct(same, compared), verdicts[None],
+                pct(verdicts[None], len(s)))
         if cname in agree:
-            line += ' (required >= %g%%): %s' % (
-                agree[cname], check(pct(same, compared) >= agree[cname], 'fewer'))
-        sub('', line + '; %d with a part where dwarf never was' % verdicts[None])
+            line += ' (required >= %g%%, <= %g%%): %s' % (
+                agree[cname], MAX_UNCOMPARED,
+                check(pct(same, compared) >= agree[cname] and
+                      pct(verdicts[None], len(s)) <= MAX_UNCOMPARED,
+                      'fewer' if pct(same, compared) < agree[cname] else 'too many not compared'))
+        sub('', line)
         if cname in agree:
             other = collections.Counter(' <- '.join(f.func for f in fr)
                                         for fr in s if dwarf_shape(fr) is False)

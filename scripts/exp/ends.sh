@@ -6,7 +6,8 @@
 # (the probe, the registry lookup, the page faults and their fixups), and
 # the first samples' chains (perf script). Functions the kernel cannot
 # trace (notrace) are left out of the filter.
-# build/exp/OUT/DIR.ips, DIR.trace, DIR.script, DIR.counts.
+# build/exp/OUT/D.ips, D.trace, D.script, D.counts, D the directory with
+# its slashes made underscores (_tmp_r).
 . scripts/exp/lib.sh
 funcs=${FUNCS:-unwind_user sframe_find sframe_get sframe_probe lock_vma_under_rcu do_user_addr_fault handle_mm_fault fixup_exception}
 for d in ${DIRS:-/tmp/r /tmp/bench-real}; do
@@ -35,7 +36,7 @@ for d in ${DIRS:-/tmp/r /tmp/bench-real}; do
 	graph "$funcs" unwind_user 0
 	traced "$out/$n.trace" profile "$p"
 	{
-		printf '%s: %s walks' "$n" "$(grep -c 'unwind_user() {' "$out/$n.trace")"
+		printf '%s: %s walks' "$n" "$(grep -c 'unwind_user() {\|unwind_user();' "$out/$n.trace")"
 		for f in $funcs; do
 			[ "$f" = unwind_user ] || printf ', %s %s' "$f" "$(grep -c " $f()" "$out/$n.trace")"
 		done

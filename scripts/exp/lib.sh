@@ -4,7 +4,7 @@ export HOME=/tmp
 T=/sys/kernel/tracing
 # make bench's real program and workload, and its tmpfs copy.
 ARGS="-batch -bail -init workloads/real.sql :memory: .quit"
-out=build/exp/$OUT
+out=build/exp/${OUT:?OUT: the output directory under build/exp}
 mkdir -p "$out"
 
 # graph FILTER GRAPH DEPTH: function_graph on the functions of FILTER
@@ -18,6 +18,11 @@ graph() {
 	for f in $1; do
 		echo "$f" >> $T/set_ftrace_filter 2>/dev/null
 	done
+	# None of them traceable would trace every function.
+	if [ -n "$1" ] && ! grep -q . $T/set_ftrace_filter; then
+		echo "none of these can be traced: $1" >&2
+		exit 1
+	fi
 	echo "$2" > $T/set_graph_function
 	echo "$3" > $T/max_graph_depth
 	cat $T/set_ftrace_filter > "$out/filter"

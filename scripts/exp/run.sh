@@ -3,10 +3,11 @@
 # a guest of the built kernel under QEMU -icount, as make bench boots it
 # (its clock counts instructions: figures repeat from boot to boot).
 #   scripts/exp/run.sh NAME [VAR=VALUE...]
-# VAR=VALUE: the experiment's own settings (see its header). Its output goes
-# to build/exp/OUT (OUT=NAME by default), the guest's console to
-# build/exp/OUT.log. SFRAME_KOBJ boots another kernel (a patch's, built
-# apart), as for scripts/vm.sh. What the README's figures came from:
+# VAR=VALUE: the experiment's own settings (see its header), given to it in
+# the guest; SFRAME_KOBJ=DIR boots another kernel (a patch's, built apart),
+# as for scripts/vm.sh. Its output goes to build/exp/OUT (OUT=NAME by
+# default), the guest's console to build/exp/OUT.log. What the README's
+# figures came from:
 #   walks    every deferred walk timed alone (function_graph on unwind_user)
 #   ends     the junk at the end of frame-pointer walks: the probes and
 #            faults inside the walks, and the addresses probed
@@ -21,17 +22,21 @@ esac
 name=$1
 shift
 out=$name
+args=()
 for a in "$@"; do
 	case "$a" in
+	OUT=) die "OUT: empty" ;;
 	OUT=*) out=${a#OUT=} ;;
+	SFRAME_KOBJ=*) export SFRAME_KOBJ=${a#SFRAME_KOBJ=}; continue ;;
 	*=*) ;;
 	*) die "not VAR=VALUE: $a" ;;
 	esac
+	args+=("$a")
 done
 mkdir -p "$BUILD/exp"
 "$TOP/scripts/real.sh" >/dev/null
 in_root make -s -C workloads all bench
 VM_QEMU_OPTS='-icount shift=0,align=off,sleep=off' VM_APPEND="tsc=reliable tsc_early_khz=1000000" \
 	"$TOP/scripts/vm.sh" --log "$BUILD/exp/$out.log" --timeout 1800 \
-	env OUT="$out" "$@" scripts/exp/"$name".sh
+	env OUT="$out" "${args[@]}" scripts/exp/"$name".sh
 info "output: build/exp/$out/"

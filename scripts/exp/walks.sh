@@ -5,6 +5,13 @@
 # (copied to TMPDIR, /tmp/bench-real as make bench does), REPS (2) times.
 # build/exp/OUT/WHERE-BUILD-REP.txt: the trace; .dso: perf report by object.
 . scripts/exp/lib.sh
+for where in ${WHERE:-9p tmpfs}; do
+	case "$where" in
+	9p|tmpfs) ;;
+	*) echo "WHERE: 9p or tmpfs, not $where" >&2; exit 1 ;;
+	esac
+done
+rm -f "$out"/*-*-*.txt "$out"/*-*-*.dso
 tmp=${TMPDIR:-/tmp/bench-real}
 mkdir -p "$tmp"
 for b in ${BUILDS:-fp sframe}; do
