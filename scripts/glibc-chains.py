@@ -320,7 +320,7 @@ def parts(frames):
         if f.func == SIGTRAMP:
             out.append(frames[start:i + 1])
             start = i + 1
-    if start < len(frames) or (frames and frames[-1].func == SIGTRAMP):
+    if frames:
         out.append(frames[start:])
     return out
 
@@ -526,7 +526,8 @@ def main():
                 return False
             return True if verdicts and all(verdicts) else None
 
-        verdicts = collections.Counter(dwarf_shape(fr) for fr in s)
+        verdict = [dwarf_shape(fr) for fr in s]
+        verdicts = collections.Counter(verdict)
         same, compared = verdicts[True], verdicts[True] + verdicts[False]
         line = '%s: of %d samples compared with dwarf\'s, %d (%.1f%%) with dwarf\'s shapes; ' \
             '%d (%.1f%%) with nothing to compare with' % (
@@ -541,7 +542,7 @@ def main():
         sub('', line)
         if cname in agree:
             other = collections.Counter(' <- '.join(f.func for f in fr)
-                                        for fr in s if dwarf_shape(fr) is False)
+                                        for fr, v in zip(s, verdict) if v is False)
             for text, n in other.most_common(2):
                 notes.append('%-8s %s: not in dwarf: %d x %s' % (cname, fp, n, text))
 
