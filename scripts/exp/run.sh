@@ -13,11 +13,13 @@
 #            faults inside the walks, and the addresses probed
 #   first    the first sframe_find() in a section, below sframe_cache_miss
 #   exec     exec's registration (a kernel from before patch 40)
+#   fpwalks  frame-pointer walks per frame, deep and real (the base kernel
+#            beside the series': SFRAME_KOBJ, see the script's header)
 . "$(dirname "$0")/../lib.sh"
 
 case "${1:-}" in
-walks|ends|first|exec) ;;
-*) die "usage: scripts/exp/run.sh walks|ends|first|exec [VAR=VALUE...]" ;;
+walks|ends|first|exec|fpwalks) ;;
+*) die "usage: scripts/exp/run.sh walks|ends|first|exec|fpwalks [VAR=VALUE...]" ;;
 esac
 name=$1
 shift
