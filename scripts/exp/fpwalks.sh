@@ -26,8 +26,7 @@ for w in deep real; do
 	frames=$(perf script -i /tmp/p.data -F ip 2>/dev/null |
 		awk 'NF == 0 { if (n) { t += n; s++ } n = 0; next } { n++ }
 			END { if (s) printf "%.2f", t / s }')
-	grep "unwind_user();" "$out/$w.txt" | sed 's/.*) *[-+!#*@$]* *\([0-9.]*\) us.*/\1/' |
-		sort -n | awk -v w="$w" -v fr="${frames:-0}" '{ a[NR] = $1 }
+	walk_durations "$out/$w.txt" | awk -v w="$w" -v fr="${frames:-0}" '{ a[NR] = $1 }
 			END { if (!NR || !fr) { print w ": no walks" > "/dev/stderr"; exit 1 }
 				m = a[int((NR + 1) / 2)]
 				printf "%-5s %5d walks, median %s us, %s frames a sample, %.0f ns a frame\n",

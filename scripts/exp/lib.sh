@@ -49,3 +49,9 @@ profile() {
 	perf record -F 999 -e cpu-clock:u --call-graph fp,defer -o /tmp/p.data -- \
 		"$@" $ARGS > /dev/null 2>> "$out/perf.err"
 }
+
+# walk_durations FILE: the durations of unwind_user() in a function_graph
+# trace of it alone, in us, sorted: one line a walk.
+walk_durations() {
+	grep "unwind_user();" "$1" | sed 's/.*) *[-+!#*@$]* *\([0-9.]*\) us.*/\1/' | sort -n
+}

@@ -34,7 +34,6 @@ for rep in $(seq "${REPS:-2}"); do
 	done
 done
 for f in "$out"/*-*-*.txt; do
-	grep "unwind_user();" "$f" | sed 's/.*) *[-+!#*@$]* *\([0-9.]*\) us.*/\1/' |
-		sort -n | awk -v f="${f##*/}" '{ a[NR] = $1 }
+	walk_durations "$f" | awk -v f="${f##*/}" '{ a[NR] = $1 }
 			END { if (NR) printf "%-20s %5d walks, median %s us\n", f, NR, a[int((NR + 1) / 2)] }'
 done | tee "$out/medians.txt"
