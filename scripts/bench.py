@@ -130,9 +130,11 @@ def rotate(names, rep):
 # Those the kernel does not have (another version, or inlined) are left out
 # by e2e-guest.sh.
 # The registry's lookup: sframe_find() is an inline wrapper that answers
-# for text the walk found without SFrame; it calls this for the rest.
-FIND = '__sframe_find'
-PROFILE_FUNCS = (FIND, 'sframe_get', 'sframe_probe', 'sframe_cache_find',
+# for text the walk found without SFrame and calls __sframe_find() for the
+# rest (patch 72); before, sframe_find() was the function. Both are traced,
+# the one a kernel has counts.
+FINDS = ('__sframe_find', 'sframe_find')
+PROFILE_FUNCS = FINDS + ('sframe_get', 'sframe_probe', 'sframe_cache_find',
                  'sframe_lookup', 'sframe_lookup_range', 'sframe_decode_fda',
                  'sframe_scan_fres', 'sframe_put', 'unwind_user_next_common',
                  'unwind_user_sigreturn_frame', 'unwind_user_call_before',
@@ -650,10 +652,11 @@ def probe_calls(path):
                 x = [call.us, call.data.get('faults', []), None,
                      call.data.get('registered', False)]
                 out.append(x)
-                find = innermost(opened, FIND)
+                find = (innermost(opened, FINDS[0]) or
+                        innermost(opened, FINDS[1]))
                 if find:
                     find.data['probe'] = x
-            elif call.name == FIND and 'probe' in call.data:
+            elif call.name in FINDS and 'probe' in call.data:
                 call.data['probe'][2] = (call.us, call.nested)
     except Missing:
         return []
@@ -740,6 +743,9 @@ def profile(rep, dirs):
             return 0.0
         return (t[1] - c * t[2] - h * t[0]) * 1e3 / per[p]['frames']
 
+    def find(p):
+        return sum(body(p, name) for name in FINDS)
+
     def lookup(p):
         # sframe_lookup_range() where the kernel has it (the cache's misses)
         return body(p, 'sframe_lookup') + body(p, 'sframe_lookup_range')
@@ -750,7 +756,7 @@ def profile(rep, dirs):
 
     rows = [
         ('walk (timed alone)', lambda p: per[p]['plain'] * 1e3 * per[p]['walks'] / per[p]['frames']),
-        ('__sframe_find: the registry', lambda p: body(p, FIND)),
+        ('__sframe_find: the registry', find),
         ('  sframe_get: registry lookup, reference', lambda p: body(p, 'sframe_get')),
         ('  sframe_probe: objects found on demand', lambda p: body(p, 'sframe_probe')),
         ('  sframe_cache_find: rule cache', lambda p: body(p, 'sframe_cache_find')),
@@ -760,17 +766,17 @@ def profile(rep, dirs):
         ('    sframe_decode_fda: attribute record', lambda p: body(p, 'sframe_decode_fda')),
         ('    sframe_scan_fres: FRE scan', lambda p: body(p, 'sframe_scan_fres')),
         ('  sframe_put', lambda p: body(p, 'sframe_put')),
-        ('  its own: checks', lambda p: body(p, FIND) - body(p, 'sframe_get') -
+        ('  its own: checks', lambda p: find(p) - body(p, 'sframe_get') -
          body(p, 'sframe_probe') - below_find(p) - body(p, 'sframe_put')),
         ('unwind_user_sigreturn_frame', lambda p: body(p, 'unwind_user_sigreturn_frame')),
         ('unwind_user_call_before', lambda p: body(p, 'unwind_user_call_before')),
         ('unwind_user_next_common: rules, reads', lambda p: body(p, 'unwind_user_next_common')),
         ('unwind_user_uretprobe_frame', lambda p: body(p, 'unwind_user_uretprobe_frame')),
     ]
-    top = (FIND, 'unwind_user_sigreturn_frame', 'unwind_user_call_before',
-           'unwind_user_next_common', 'unwind_user_uretprobe_frame')
-    rows.append(('rest: loop, frame-pointer step', lambda p: rows[0][1](p) -
-                 sum(body(p, t) for t in top)))
+    top = FINDS + ('unwind_user_sigreturn_frame', 'unwind_user_call_before',
+                   'unwind_user_next_common', 'unwind_user_uretprobe_frame')
+    rows.append(('rest: loop, FP step, inlined',
+                 lambda p: rows[0][1](p) - sum(body(p, t) for t in top)))
     rep.out('where the time of a frame goes (icount, one run each): the same walks with the')
     rep.out('function_graph tracer on the functions below too (the others are inlined);')
     rep.out('each function\'s time without the tracer\'s: %.0f ns per traced call (from the' % (c * 1e3))

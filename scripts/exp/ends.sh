@@ -9,7 +9,7 @@
 # build/exp/OUT/D.ips, D.trace, D.script, D.counts, D the directory with
 # its slashes made underscores (_tmp_r).
 . scripts/exp/lib.sh
-funcs=${FUNCS:-unwind_user __sframe_find sframe_get sframe_probe lock_vma_under_rcu do_user_addr_fault handle_mm_fault fixup_exception}
+funcs=${FUNCS:-unwind_user sframe_find __sframe_find sframe_get sframe_probe lock_vma_under_rcu do_user_addr_fault handle_mm_fault fixup_exception}
 for d in ${DIRS:-/tmp/r /tmp/bench-real}; do
 	mkdir -p "$d"
 	cp -a "build/real/${BUILD:-fp}" "$d/"
