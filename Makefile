@@ -9,7 +9,7 @@ S := scripts
 
 .PHONY: help demo check check-debug root base series tree quilt b4 checkpatch \
 	bisect-check configs-check mainline-check coverage-check harness fuzz difftest kernel \
-	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling stress fault coverage bisect export configs \
+	selftests-build guest paths e2e glibc libc real flame-tools bench bench-arm64 bench-scaling miss-cost stress fault coverage bisect export configs \
 	mainline vm fuzz-mutants arm64 clean distclean
 
 help: ## this list
@@ -84,6 +84,8 @@ fault: series          ## the fail-nth sweeps (sframe_fault_test) alone in a deb
 	@$(S)/fault.sh
 bench-scaling: root    ## not a test: instructions per SFrame lookup, 10^3 to 10^6 FDEs (callgrind)
 	@$(S)/bench-scaling.sh
+miss-cost: real        ## not a test: instructions of a rule-cache miss, real files' random IPs (callgrind, user space)
+	@$(S)/miss-cost.sh
 arm64: series          ## kernel, selftests-build and guest with VARIANT=arm64 (as make check runs them)
 	@VARIANT=arm64 $(S)/kernel.sh && VARIANT=arm64 $(S)/selftests.sh && VARIANT=arm64 $(S)/guest-tests.sh
 fuzz-mutants: root     ## plant bugs in a copy of sframe.c: do harness and fuzzer catch them?
@@ -107,7 +109,7 @@ clean:                 ## remove build products, keep build/linux
 		build/kselftest-arm64 build/guest-tests build/guest-tests-debug build/guest-tests-arm64 \
 		build/workloads build/real build/real-arm64 build/e2e build/demo build/bench build/check \
 		build/*.args build/*.template.html build/harness build/fuzz build/difftest build/sframe-inputs \
-		build/fuzz-mutants build/bench-scaling build/bench-arm64 build/obj-arm64-bench build/b4 \
+		build/fuzz-mutants build/bench-scaling build/miss-cost build/bench-arm64 build/obj-arm64-bench build/b4 \
 		build/configs build/mainline build/glibc build/glibc-e2e build/stress build/fault
 distclean: clean       ## remove build/ (not the caches in ~/.cache)
 	rm -rf build

@@ -57,12 +57,7 @@ mode=${1:-bench}
 # the harness's shims.
 build_driver() {
 	mkdir -p "$out"
-	in_root gcc -O2 -g -std=gnu11 -Wall -Werror -Wno-unused-function \
-		-fno-strict-aliasing -fno-strict-overflow \
-		-iquote "$TREE" -I"$H" -I"$TREE/tools/include" \
-		-I"$TREE/tools/arch/x86/include" -DCONFIG_HAVE_UNWIND_USER_SFRAME=1 \
-		-o "$out/sframe_scale" "$TOP/scripts/sframe/scale.c" > "$out/build.log" 2>&1 ||
-		{ tail -n 30 "$out/build.log"; die "scripts/sframe/scale.c does not build against build/linux (log: build/bench-scaling/build.log)"; }
+	harness_driver "$TOP/scripts/sframe/scale.c" "$out/sframe_scale" "$out/build.log"
 }
 
 # worst_run: sframe-worst (workloads/bench/sframe-worst.c) in an icount

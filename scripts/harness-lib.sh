@@ -29,3 +29,17 @@ harness_build() {
 sframe_files() {
 	awk -v v="$1" 'v == "all" || $1 == v { print $2 }' "$BUILD/sframe-inputs/list"
 }
+
+# harness_driver SRC OUT LOG: build a driver of the reader (a program that
+# #includes kernel/unwind/sframe.c, as scripts/sframe/scale.c and miss.c
+# do) at -O2 as the kernel, against the harness's shims, into OUT; on
+# failure, show the end of LOG and die.
+harness_driver() {
+	local src=$1 out=$2 log=$3
+	in_root gcc -O2 -g -std=gnu11 -Wall -Werror -Wno-unused-function \
+		-fno-strict-aliasing -fno-strict-overflow \
+		-iquote "$TREE" -I"$H" -I"$TREE/tools/include" \
+		-I"$TREE/tools/arch/x86/include" -DCONFIG_HAVE_UNWIND_USER_SFRAME=1 \
+		-o "$out" "$src" > "$log" 2>&1 ||
+		{ tail -n 30 "$log"; die "${src#"$TOP"/} does not build against build/linux (log: ${log#"$TOP"/})"; }
+}

@@ -47,36 +47,15 @@
  * Exits 1 when an answer is wrong.
  */
 #include "kernel/unwind/sframe.c"
+#include "driver.h"
 /* The sections' generator, shared with the kernel's side (workloads/bench/). */
 #include "../../workloads/bench/sframe-gen.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#if __has_include(<valgrind/callgrind.h>)
-#include <valgrind/callgrind.h>
-#else
-/* Without valgrind's headers: the checks and the timing only. */
-#define RUNNING_ON_VALGRIND		0
-#define CALLGRIND_ZERO_STATS
-#define CALLGRIND_START_INSTRUMENTATION
-#define CALLGRIND_STOP_INSTRUMENTATION
-#define CALLGRIND_DUMP_STATS_AT(label)	((void)(label))
-#endif
-
-int harness_verbose;
-
-void harness_printk(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-}
 
 /* The "user memory": the one section, at its address in this process. */
 static unsigned long mem_start, mem_end;
