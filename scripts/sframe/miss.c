@@ -17,6 +17,8 @@
 #include "kernel/unwind/sframe.c"
 #include "driver.h"
 
+#include "../../workloads/bench/sframe-gen.h"
+
 #include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,40 +27,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static unsigned long mem_start, mem_end, copies, copied;
-static const struct sframe_section *fdes_sec;
-static struct sframe_fde_table *fdes_tbl;
-
-const struct sframe_fde_table *sframe_cache_fdes(struct sframe_section *sec)
-{
-	return sec == fdes_sec ? fdes_tbl : NULL;
-}
-
-unsigned long copy_from_user(void *to, const void __user *from,
-			     unsigned long n)
-{
-	unsigned long addr = (unsigned long)from;
-
-	copies++;
-	copied += n;
-	if (addr < mem_start || addr > mem_end || n > mem_end - addr) {
-		memset(to, 0, n);
-		return n;
-	}
-	memcpy(to, from, n);
-	return 0;
-}
-
-static unsigned long rng_state = 88172645463325252UL;
-
-static unsigned long rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 static noinline int run_loop(struct sframe_section *sec,
 			     const unsigned long *ips, unsigned int n)
@@ -137,13 +105,13 @@ static int one(const char *path, unsigned int n)
 		fprintf(stderr, "%s: header rejected (%d)\n", path, ret);
 		return 1;
 	}
-	fdes_sec = &sec;
-	fdes_tbl = sframe_fde_table_build(&sec);
+	fdes_build(&sec);
 
 	/* Random IPs that the section covers. */
 	ips = malloc(n * sizeof(*ips));
 	for (i = 0; nips < n && i < 100 * n; i++) {
-		unsigned long ip = sec.text_start + rng() % (text_hi - text_lo);
+		unsigned long ip = sec.text_start + sframe_gen_rng() %
+				   (text_hi - text_lo);
 		struct unwind_user_frame f;
 		unsigned int budget = SFRAME_MAX_WALK_FRES;
 		unsigned long s;
@@ -152,7 +120,7 @@ static int one(const char *path, unsigned int n)
 		if (!sframe_lookup_range(&sec, ip, &f, &budget, &s, &l))
 			ips[nips++] = ip;
 	}
-	copies = copied = 0;
+	driver_copies = driver_copied = 0;
 	CALLGRIND_ZERO_STATS;
 	CALLGRIND_START_INSTRUMENTATION;
 	ret = run_loop(&sec, ips, nips);
@@ -160,7 +128,9 @@ static int one(const char *path, unsigned int n)
 	CALLGRIND_DUMP_STATS_AT(path);
 	printf("%s fdes=%u fres=%u lookups=%lu copies=%.2f bytes=%.1f\n",
 	       path, sec.num_fdes, sec.num_fres, nips,
-	       (double)copies / nips, (double)copied / nips);
+	       (double)driver_copies / nips, (double)driver_copied / nips);
+	fdes_free();
+	free(ips);
 	return ret != 0;
 }
 
@@ -168,6 +138,9 @@ int main(int argc, char **argv)
 {
 	unsigned int n = 20000;
 	int opt, a, ret = 0;
+
+	/* The same IPs in every run. */
+	sframe_gen_rng_state = 88172645463325252ULL;
 
 	while ((opt = getopt(argc, argv, "n:")) != -1) {
 		if (opt == 'n')

@@ -57,62 +57,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The "user memory": the one section, at its address in this process. */
-static unsigned long mem_start, mem_end;
-
-/*
- * The FDE table of the section being measured: the kernel's cache's.  A
- * reader without FDE tables (before the series' "Search the FDE index
- * through a table of text blocks") searches the whole index.
- */
-#ifdef SFRAME_FDE_TABLE_MAX
-static const struct sframe_section *fdes_sec;
-static struct sframe_fde_table *fdes_tbl;
-
-const struct sframe_fde_table *sframe_cache_fdes(struct sframe_section *sec)
-{
-	return sec == fdes_sec ? fdes_tbl : NULL;
-}
-
-/* Make the table of @sec; its bytes, 0 if it has none. */
-static size_t fdes_build(struct sframe_section *sec)
-{
-	fdes_sec = sec;
-	fdes_tbl = sframe_fde_table_build(sec);
-	return fdes_tbl ? sizeof(*fdes_tbl) +
-			  (fdes_tbl->blocks + 1) * sizeof(fdes_tbl->first[0]) : 0;
-}
-
-static void fdes_free(void)
-{
-	kvfree(fdes_tbl);
-	fdes_tbl = NULL;
-}
-#else
-static size_t fdes_build(struct sframe_section *sec)
-{
-	return 0;
-}
-
-static void fdes_free(void)
-{
-}
-#endif
-
-unsigned long copy_from_user(void *to, const void __user *from,
-			     unsigned long n)
-{
-	unsigned long addr = (unsigned long)from;
-
-	/* access_ok(), as it were: nothing else is mapped. */
-	if (addr < mem_start || addr > mem_end || n > mem_end - addr) {
-		memset(to, 0, n);
-		return n;
-	}
-	memcpy(to, from, n);
-	return 0;
-}
-
 #define TEXT_START	0x10000000UL
 
 /* One synthetic section and what the generator put in it. */
