@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """coverage.py TREE DATA OUT MIN FILE...: line and branch coverage of
-kernel/unwind's FILEs (sframe.c, ...) from gcov's counters.
+kernel/unwind's FILEs (sframe.c, ..., sframe_cache.h) from gcov's counters.
 
 DATA holds each object's .gcno (from the build) and .gcda (from the guest's
-/sys/kernel/debug/gcov after the tests). Runs gcov (the build root's, the
+/sys/kernel/debug/gcov after the tests), for each FILE.c. A FILE.h's lines
+are counted from every one of those objects that includes it: a line ran
+if it ran in any of them. Runs gcov (the build root's, the
 compiler's own version) in JSON form, prints a line a file and the total,
 and writes OUT/uncovered.txt: every executable line no test ran, as
 FILE:LINE FUNCTION: SOURCE, runs of lines together. Exit 1 when the lines of
@@ -42,16 +44,24 @@ def main():
     rc = 0
     all_lines = all_hit = all_br = all_taken = 0
     uncovered = []
+    objects = [n[:-2] for n in names if n.endswith(".c")]
+    records = {}
+    for stem in objects:
+        if os.path.exists(os.path.join(data, stem + ".gcda")):
+            records[stem] = gcov_json(data, stem)
     for name in names:
-        stem = name[:-2]
-        if not os.path.exists(os.path.join(data, stem + ".gcda")):
-            print(f"    {name:20} no counters: not profiled, or the guest saved none")
-            rc = 1
-            continue
+        if name.endswith(".c"):
+            if name[:-2] not in records:
+                print(f"    {name:20} no counters: not profiled, or the guest saved none")
+                rc = 1
+                continue
+            recs = records[name[:-2]]
+        else:
+            recs = [r for stem in objects for r in records.get(stem, [])]
         want = "kernel/unwind/" + name
         lines = {}
         funcs = {}
-        for rec in gcov_json(data, stem):
+        for rec in recs:
             if not rec["file"].endswith(want):
                 continue
             for fn in rec.get("functions", []):
@@ -60,8 +70,9 @@ def main():
                 n = ln["line_number"]
                 hit, br, taken = lines.get(n, (0, 0, 0))
                 brs = ln.get("branches", [])
-                # A line inlined or cloned several times appears once a
-                # copy: it ran if any copy did; its branches add up.
+                # A line inlined or cloned several times, or a header's
+                # line in several objects, appears once a copy: it ran if
+                # any copy did; its branches add up.
                 lines[n] = (hit + ln["count"], br + len(brs),
                             taken + sum(1 for b in brs if b["count"]))
         if not lines:

@@ -34,19 +34,9 @@
 #define NOINLINE __attribute__((noinline, noclone))
 #define SPIN 200000L	/* leaf iterations per round: well under 1 ms */
 
-NOINLINE long leaf(long n)
-{
-	volatile long acc = 1;	/* in memory: leaf keeps a stack frame */
-	volatile char pad[24];
-	long i;
-
-	pad[0] = (char)n;
-	for (i = 0; i < n; i++)
-		acc = acc * 6364136223846793005L + i + pad[0];
-	/* In leaf's middle: the e2e stage probes it (perf probe sdt_chain:leaf_done). */
-	SDT_MARKER(chain, leaf_done);
-	return acc;
-}
+/* In leaf's middle: the e2e stage probes it (perf probe sdt_chain:leaf_done). */
+#define LEAF_MARK() SDT_MARKER(chain, leaf_done)
+#include "leaf.h"
 
 NOINLINE long mid2(long n)
 {

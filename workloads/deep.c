@@ -39,17 +39,7 @@
 #endif
 #define FRAME 200	/* bytes of locals in every down */
 
-NOINLINE long leaf(long n)
-{
-	volatile long acc = 1;	/* in memory: leaf keeps a stack frame */
-	volatile char pad[24];
-	long i;
-
-	pad[0] = (char)n;
-	for (i = 0; i < n; i++)
-		acc = acc * 6364136223846793005L + i + pad[0];
-	return acc;
-}
+#include "leaf.h"
 
 NOINLINE long down(int level, long n)
 {

@@ -23,12 +23,5 @@ for w in deep real; do
 	fi
 	traced "$out/$w.txt" perf record -F 999 -e cpu-clock:u --call-graph fp,defer \
 		-o /tmp/p.data -- "$@" > /dev/null 2>> "$out/perf.err"
-	frames=$(perf script -i /tmp/p.data -F ip 2>/dev/null |
-		awk 'NF == 0 { if (n) { t += n; s++ } n = 0; next } { n++ }
-			END { if (s) printf "%.2f", t / s }')
-	walk_durations "$out/$w.txt" | awk -v w="$w" -v fr="${frames:-0}" '{ a[NR] = $1 }
-			END { if (!NR || !fr) { print w ": no walks" > "/dev/stderr"; exit 1 }
-				m = a[int((NR + 1) / 2)]
-				printf "%-5s %5d walks, median %s us, %s frames a sample, %.0f ns a frame\n",
-					w, NR, m, fr, (m - 0.708) * 1000 / fr }'
+	per_frame "$w" "$out/$w.txt"
 done | tee "$out/summary.txt"

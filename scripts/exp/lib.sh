@@ -55,3 +55,18 @@ profile() {
 walk_durations() {
 	grep "unwind_user();" "$1" | sed 's/.*) *[-+!#*@$]* *\([0-9.]*\) us.*/\1/' | sort -n
 }
+
+# per_frame LABEL FILE: LABEL's walks in FILE (a trace of unwind_user()
+# alone) and the frames a sample of /tmp/p.data: walks, the median walk,
+# and the time a frame, (median - the tracer's share inside the call,
+# 0.708 us, as make bench takes it) / frames.
+per_frame() {
+	frames=$(perf script -i /tmp/p.data -F ip 2>/dev/null |
+		awk 'NF == 0 { if (n) { t += n; s++ } n = 0; next } { n++ }
+			END { if (s) printf "%.2f", t / s }')
+	walk_durations "$2" | awk -v w="$1" -v fr="${frames:-0}" '{ a[NR] = $1 }
+			END { if (!NR || !fr) { print w ": no walks" > "/dev/stderr"; exit 1 }
+				m = a[int((NR + 1) / 2)]
+				printf "%-13s %5d walks, median %s us, %s frames a sample, %.0f ns a frame\n",
+					w, NR, m, fr, (m - 0.708) * 1000 / fr }'
+}

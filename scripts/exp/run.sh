@@ -15,11 +15,12 @@
 #   exec     exec's registration (a kernel from before patch 40)
 #   fpwalks  frame-pointer walks per frame, deep and real (the base kernel
 #            beside the series': SFRAME_KOBJ, see the script's header)
+#   cross    walks in and out of a library without SFrame (bench/cross.c)
 . "$(dirname "$0")/../lib.sh"
 
 case "${1:-}" in
-walks|ends|first|exec|fpwalks) ;;
-*) die "usage: scripts/exp/run.sh walks|ends|first|exec|fpwalks [VAR=VALUE...]" ;;
+walks|ends|first|exec|fpwalks|cross) ;;
+*) die "usage: scripts/exp/run.sh walks|ends|first|exec|fpwalks|cross [VAR=VALUE...]" ;;
 esac
 name=$1
 shift
