@@ -17,10 +17,11 @@
 least=${COVERAGE_MIN:-95}
 # The files of the series in kernel/unwind (deferred.c is the base's own;
 # the KUnit tests are not counted): its objects' sources, and the headers
-# whose inline code they run (the rule cache's hit path, sframe_find()),
+# whose inline code they run (the rule cache's hit path, sframe_find(), the
+# memo's hit at a return address),
 # counted from every object that includes them.
 files=(sframe.c sframe_registry.c sframe_elf.c sframe_cache.c user.c)
-headers=(sframe.h sframe_cache.h)
+headers=(sframe.h sframe_cache.h sframe_memo.h)
 out=$BUILD/coverage
 t0=$(date +%s)
 
