@@ -40,3 +40,30 @@ if [ "$n" = 0 ]; then
 fi
 [ "$bad" = 0 ] || die "checkpatch: $bad problem(s) in $n patch(es) (above)"
 info "$n patch(es) clean"
+
+# kernel-doc -Wall, what W=2 builds check (W=1, which make configs builds
+# with, leaves out a missing Return: section and the like), on every C file
+# and header the series changes: no warning that the same file of the base
+# does not have (the base's own, such as kernel/fork.c's, are not the
+# series'). Warnings are compared without their line numbers.
+stage "kernel-doc -Wall: no new warning in the files the series changes"
+kdoc_warnings() {
+	python3 "$TREE/scripts/kernel-doc" -none -Wall "$1" 2>&1 |
+		sed -n 's/^[Ww]arning: [^ ]*:[0-9]* //p' | sort -u
+}
+kd=$(mktemp -d)
+trap 'rm -rf "$kd"' EXIT
+files=0 new=0
+while read -r f; do
+	[ -f "$TREE/$f" ] || continue
+	files=$((files + 1))
+	git -C "$TREE" show "base:$f" > "$kd/base.${f##*.}" 2>/dev/null || : > "$kd/base.${f##*.}"
+	kdoc_warnings "$kd/base.${f##*.}" > "$kd/old"
+	kdoc_warnings "$TREE/$f" > "$kd/now"
+	while IFS= read -r w; do
+		info "$f: $w"
+		new=$((new + 1))
+	done < <(comm -13 "$kd/old" "$kd/now")
+done < <(git -C "$TREE" diff --name-only base..HEAD -- '*.c' '*.h')
+[ "$new" = 0 ] || die "kernel-doc: $new new warning(s) (above)"
+info "$files files: no new warning"
