@@ -47,23 +47,30 @@ info "$n patch(es) clean"
 # does not have (the base's own, such as kernel/fork.c's, are not the
 # series'). Warnings are compared without their line numbers.
 stage "kernel-doc -Wall: no new warning in the files the series changes"
-kdoc_warnings() {
-	python3 "$TREE/scripts/kernel-doc" -none -Wall "$1" 2>&1 |
-		sed -n 's/^[Ww]arning: [^ ]*:[0-9]* //p' | sort -u
-}
+# Both sides copied under one directory each, so that a warning reads the
+# same path on both, and each side checked by one kernel-doc run.
 kd=$(mktemp -d)
 trap 'rm -rf "$kd"' EXIT
-files=0 new=0
+files=()
 while read -r f; do
 	[ -f "$TREE/$f" ] || continue
-	files=$((files + 1))
-	git -C "$TREE" show "base:$f" > "$kd/base.${f##*.}" 2>/dev/null || : > "$kd/base.${f##*.}"
-	kdoc_warnings "$kd/base.${f##*.}" > "$kd/old"
-	kdoc_warnings "$TREE/$f" > "$kd/now"
-	while IFS= read -r w; do
-		info "$f: $w"
-		new=$((new + 1))
-	done < <(comm -13 "$kd/old" "$kd/now")
+	files+=("$f")
+	mkdir -p "$kd/base/${f%/*}" "$kd/now/${f%/*}"
+	git -C "$TREE" show "base:$f" > "$kd/base/$f" 2>/dev/null || : > "$kd/base/$f"
+	cp "$TREE/$f" "$kd/now/$f"
 done < <(git -C "$TREE" diff --name-only base..HEAD -- '*.c' '*.h')
+kdoc_warnings() {
+	(cd "$kd/$1" && python3 "$TREE/scripts/kernel-doc" -none -Wall "${files[@]}" 2>&1) |
+		sed -n 's/^[Ww]arning: \([^ ]*\):[0-9]* /\1: /p' | sort -u
+}
+new=0
+if [ "${#files[@]}" -gt 0 ]; then
+	kdoc_warnings base > "$kd/old"
+	kdoc_warnings now > "$kd/new"
+	while IFS= read -r w; do
+		info "$w"
+		new=$((new + 1))
+	done < <(comm -13 "$kd/old" "$kd/new")
+fi
 [ "$new" = 0 ] || die "kernel-doc: $new new warning(s) (above)"
-info "$files files: no new warning"
+info "${#files[@]} files: no new warning"
