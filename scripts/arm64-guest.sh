@@ -162,6 +162,14 @@ in_root sh -c 'gcc -O2 -o "$1/gen_init_cpio" "$2/usr/gen_init_cpio.c" &&
 	"$1/gen_init_cpio" "$3" | gzip -1 > "$1/initramfs.gz"' - "$out" "$TREE" "$list" ||
 	die "the initramfs could not be made"
 info "initramfs: $(grep -c '^file' "$list") files, $(( $(stat -c %s "$out/initramfs.gz") / 1024 )) KiB"
+# A 9p share (not for --bench): the programs that need a file system whose
+# page cache write() leaves empty, as the x86 guest's build/ share (cache=none),
+# with the libraries they load beside themselves; scripts/arm64-init.c
+# mounts it on /sframe-9p and runs a program from there when it is there.
+share=$out/9p
+rm -rf "$share"
+mkdir -p "$share"
+[ -n "$bench" ] || cp -p "$tests/sframe/sframe_found_test" "$tests/sframe"/libsft_*.so "$share/"
 
 start=$(date +%s)
 log=$out/console.log
@@ -169,6 +177,8 @@ rc=0
 append="console=ttyAMA0 panic=-1 sframe.stress=$stress sframe.chains=$chains_sec"
 [ -z "$bench" ] || append="console=ttyAMA0 panic=-1 sframe.bench=1"
 read -ra qopts <<<"${ARM64_QEMU_OPTS:-}"
+[ -n "$bench" ] || qopts+=(-fsdev "local,id=sframe9p,path=$share,security_model=none"
+	-device virtio-9p-device,fsdev=sframe9p,mount_tag=sframe9p)
 in_root timeout "${VM_TIMEOUT:-1500}" qemu-system-aarch64 -machine virt -cpu max \
 	-smp 2 -m 1G -nographic -no-reboot "${qopts[@]}" -kernel "$image" -initrd "$out/initramfs.gz" \
 	-append "$append" > "$log" 2>&1 || rc=$?
